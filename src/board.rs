@@ -1,0 +1,298 @@
+//! Board geometry, computed once per game: cell names, direction steps and
+//! the straight lines of every length the game asks for.
+//!
+//! Cells are small integers (`CellId`). Square boards number cells row by row
+//! from the bottom-left (`a1` = 0, `b1` = 1, ...); hexhex boards row by row
+//! from the top row (`a1` is the leftmost cell of the top row).
+
+use std::collections::BTreeMap;
+
+/// A cell index; [`NO_CELL`] means "off the board".
+pub type CellId = u16;
+/// The "off the board" cell.
+pub const NO_CELL: CellId = u16::MAX;
+/// The most cells a board may have (the width of [`CellSet`]).
+pub const MAX_CELLS: usize = 256;
+
+/// A set of cells as a fixed-size bitset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct CellSet(pub [u64; 4]);
+
+impl CellSet {
+    /// The empty set.
+    pub const EMPTY: CellSet = CellSet([0; 4]);
+
+    /// Adds a cell.
+    pub fn insert(&mut self, c: CellId) {
+        self.0[(c >> 6) as usize & 3] |= 1 << (c & 63);
+    }
+
+    /// Removes a cell.
+    pub fn remove(&mut self, c: CellId) {
+        self.0[(c >> 6) as usize & 3] &= !(1 << (c & 63));
+    }
+
+    /// Whether the set holds the cell (false for [`NO_CELL`]).
+    pub fn contains(&self, c: CellId) -> bool {
+        c != NO_CELL && self.0[(c >> 6) as usize & 3] & (1 << (c & 63)) != 0
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+
+    /// The cells in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = CellId> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                Some((i as u32 * 64 + b) as CellId)
+            })
+        })
+    }
+
+    /// The `n`-th smallest cell, if any.
+    pub fn nth(&self, n: usize) -> Option<CellId> {
+        self.iter().nth(n)
+    }
+}
+
+/// The board's shape as declared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// `square W by H with N neighbours` (N is 4 or 8).
+    Square {
+        /// Files.
+        width: u32,
+        /// Ranks.
+        height: u32,
+        /// 4 or 8.
+        neighbours: u32,
+    },
+    /// `hexhex N`: a hexagon of hexagons with N cells per side.
+    HexHex {
+        /// Cells per side.
+        side: u32,
+    },
+}
+
+/// A straight run of cells along one axis.
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// The cells in order along the axis.
+    pub cells: Vec<CellId>,
+    /// The same cells as a set.
+    pub set: CellSet,
+}
+
+/// Precomputed geometry of one board.
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// The declared shape.
+    pub shape: Shape,
+    /// Cell names, indexed by cell id.
+    pub names: Vec<String>,
+    /// Cell coordinates: `(file, rank)` from 0 on square boards, axial `(q, r)` on hex boards.
+    pub coords: Vec<(i32, i32)>,
+    /// Direction names, indexed by direction id.
+    pub dir_names: Vec<&'static str>,
+    dir_vecs: Vec<(i32, i32)>,
+    /// Directions whose lines are counted (one of each opposite pair).
+    axes: Vec<usize>,
+    step: Vec<CellId>,
+    /// All lines of the lengths requested, grouped by length.
+    pub lines: Vec<Line>,
+    line_ranges: BTreeMap<u32, (u32, u32)>,
+    all: CellSet,
+}
+
+impl Board {
+    /// Builds the geometry; `Err` explains why the shape is not allowed.
+    pub fn new(shape: Shape) -> Result<Board, String> {
+        let (coords, names, dir_names, dir_vecs, axes): (
+            Vec<(i32, i32)>,
+            Vec<String>,
+            Vec<&'static str>,
+            Vec<(i32, i32)>,
+            Vec<usize>,
+        ) = match shape {
+            Shape::Square { width, height, neighbours } => {
+                if width == 0 || height == 0 || width > 26 {
+                    return Err("a square board has 1 to 26 files and at least 1 rank".into());
+                }
+                let mut coords = Vec::new();
+                let mut names = Vec::new();
+                for y in 0..height as i32 {
+                    for x in 0..width as i32 {
+                        coords.push((x, y));
+                        names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
+                    }
+                }
+                let (dn, dv, axes) = match neighbours {
+                    4 => (vec!["n", "e", "s", "w"], vec![(0, 1), (1, 0), (0, -1), (-1, 0)], vec![1, 0]),
+                    8 => (
+                        vec!["n", "ne", "e", "se", "s", "sw", "w", "nw"],
+                        vec![(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)],
+                        vec![2, 0, 1, 3],
+                    ),
+                    _ => return Err("a square board has 4 or 8 neighbours".into()),
+                };
+                (coords, names, dn, dv, axes)
+            }
+            Shape::HexHex { side } => {
+                if side == 0 || side > 13 {
+                    return Err("a hexhex board has a side of 1 to 13".into());
+                }
+                let n = side as i32 - 1;
+                let mut coords = Vec::new();
+                let mut names = Vec::new();
+                for r in -n..=n {
+                    let qmin = (-n).max(-n - r);
+                    let qmax = n.min(n - r);
+                    for q in qmin..=qmax {
+                        coords.push((q, r));
+                        let row = (b'a' + (r + n) as u8) as char;
+                        names.push(format!("{row}{}", q - qmin + 1));
+                    }
+                }
+                (
+                    coords,
+                    names,
+                    vec!["e", "ne", "nw", "w", "sw", "se"],
+                    vec![(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
+                    vec![0, 1, 5],
+                )
+            }
+        };
+        if coords.len() > MAX_CELLS {
+            return Err(format!("a board has at most {MAX_CELLS} cells"));
+        }
+        let index: BTreeMap<(i32, i32), CellId> =
+            coords.iter().enumerate().map(|(i, &c)| (c, i as CellId)).collect();
+        let mut step = Vec::with_capacity(coords.len() * dir_vecs.len());
+        for &(x, y) in &coords {
+            for &(dx, dy) in &dir_vecs {
+                step.push(index.get(&(x + dx, y + dy)).copied().unwrap_or(NO_CELL));
+            }
+        }
+        let mut all = CellSet::EMPTY;
+        for c in 0..coords.len() {
+            all.insert(c as CellId);
+        }
+        Ok(Board {
+            shape,
+            names,
+            coords,
+            dir_names,
+            dir_vecs,
+            axes,
+            step,
+            lines: Vec::new(),
+            line_ranges: BTreeMap::new(),
+            all,
+        })
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether the board has no cells (never true for a checked game).
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Number of directions (4, 6 or 8).
+    pub fn dirs(&self) -> usize {
+        self.dir_vecs.len()
+    }
+
+    /// All cells.
+    pub fn all(&self) -> CellSet {
+        self.all
+    }
+
+    /// The neighbour of `c` in direction `d`, or [`NO_CELL`].
+    #[inline]
+    pub fn step(&self, c: CellId, d: usize) -> CellId {
+        if c == NO_CELL {
+            return NO_CELL;
+        }
+        self.step[c as usize * self.dir_vecs.len() + d]
+    }
+
+    /// The neighbours of `c`.
+    pub fn neighbours(&self, c: CellId) -> CellSet {
+        let mut s = CellSet::EMPTY;
+        for d in 0..self.dirs() {
+            let n = self.step(c, d);
+            if n != NO_CELL {
+                s.insert(n);
+            }
+        }
+        s
+    }
+
+    /// The cell with this name (case-insensitive).
+    pub fn cell(&self, name: &str) -> Option<CellId> {
+        self.names.iter().position(|n| n.eq_ignore_ascii_case(name)).map(|i| i as CellId)
+    }
+
+    /// Precomputes the lines of `len` cells (idempotent).
+    pub fn add_lines(&mut self, len: u32) {
+        if self.line_ranges.contains_key(&len) || len == 0 {
+            return;
+        }
+        let start = self.lines.len() as u32;
+        for c in 0..self.len() as CellId {
+            for &a in &self.axes {
+                let mut cells = vec![c];
+                let mut cur = c;
+                while cells.len() < len as usize {
+                    cur = self.step(cur, a);
+                    if cur == NO_CELL {
+                        break;
+                    }
+                    cells.push(cur);
+                }
+                if cells.len() == len as usize {
+                    let mut set = CellSet::EMPTY;
+                    for &x in &cells {
+                        set.insert(x);
+                    }
+                    self.lines.push(Line { cells, set });
+                }
+            }
+        }
+        self.line_ranges.insert(len, (start, self.lines.len() as u32));
+    }
+
+    /// The range of line ids of length `len` (empty if never requested).
+    pub fn lines_of(&self, len: u32) -> (u32, u32) {
+        self.line_ranges.get(&len).copied().unwrap_or((0, 0))
+    }
+
+    /// The name of a line: its end cells joined by `-`, e.g. `b2-d4`.
+    pub fn line_name(&self, l: u32) -> String {
+        let cells = &self.lines[l as usize].cells;
+        match (cells.first(), cells.last()) {
+            (Some(&a), Some(&b)) if cells.len() > 1 => {
+                format!("{}-{}", self.names[a as usize], self.names[b as usize])
+            }
+            (Some(&a), _) => self.names[a as usize].clone(),
+            _ => String::new(),
+        }
+    }
+}

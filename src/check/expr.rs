@@ -1,0 +1,470 @@
+//! Checking expressions: name resolution, types, arity, inlining of `def`s.
+
+use super::{suggest, Checker, Global};
+use crate::board::NO_CELL;
+use crate::diag::Problem;
+use crate::ir::{self, Builtin, Expr, Ty, Value, NONE16, NONE8};
+use crate::source::Span;
+use crate::syntax::ast::{self, BinOp as B, ExprKind, Quant};
+
+/// Names the language defines (used for suggestions and in the docs).
+pub(crate) const BUILTIN_NAMES: &[&str] = &[
+    "me", "opponent", "none", "true", "false", "cells", "dirs", "kinds", "players", "ply",
+    "empty", "off", "owner", "kind", "step", "neighbours", "pieces", "count", "size",
+    "contains", "next", "min", "max", "abs", "lines",
+];
+
+type Checked = (Expr, Ty);
+
+const ERR: Checked = (Expr::Const(Value::Bool(false)), Ty::Error);
+
+impl<'a> Checker<'a> {
+    /// Checks `e` and requires type `want` (a `none` literal takes `want`'s sentinel).
+    pub(super) fn expect(&mut self, e: &'a ast::Expr, want: Ty) -> Expr {
+        let (ir, ty) = self.expr(e);
+        if ty == want || ty == Ty::Error {
+            return ir;
+        }
+        if ty == Ty::None {
+            if let Some(v) = none_of(want) {
+                return Expr::Const(v);
+            }
+        }
+        self.report(self.mismatch(e.span, want, ty));
+        ir
+    }
+
+    /// Checks an iterable expression; returns it and its element type.
+    pub(super) fn domain(&mut self, e: &'a ast::Expr) -> (Expr, Ty) {
+        let (ir, ty) = self.expr(e);
+        match ty.elem() {
+            Some(el) => (ir, el),
+            None => {
+                self.report(
+                    Problem::new(
+                        "tabula::check::not_iterable",
+                        format!("a {} cannot be iterated", ty.name()),
+                        e.span,
+                        "expected cells, a line, lines, a zone, dirs, kinds or players",
+                    )
+                    .help("for example `cells`, `neighbours(c)`, `lines(3)` or `pool(me)`"),
+                );
+                (ir, Ty::Error)
+            }
+        }
+    }
+
+    pub(super) fn expr(&mut self, e: &'a ast::Expr) -> Checked {
+        match &e.kind {
+            ExprKind::Int(n) => (Expr::Const(Value::Int(*n)), Ty::Int),
+            ExprKind::Name(n) => self.name(n, e.span),
+            ExprKind::Call(f, args) => self.call(f, args, e.span),
+            ExprKind::Unary(op, a) => {
+                let want = if *op == ast::UnOp::Not { Ty::Bool } else { Ty::Int };
+                let a = self.expect(a, want);
+                (Expr::Unary(*op, Box::new(a)), want)
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            ExprKind::Quant { quant, var, domain, body } => {
+                let (d, el) = self.domain(domain);
+                self.scopes.push(Vec::new());
+                let slot = self.bind(&var.name, el);
+                let (body_ir, ty) = match (quant, body) {
+                    (Quant::Any | Quant::All | Quant::None | Quant::Count, Some(b)) => {
+                        (Some(Box::new(self.expect(b, Ty::Bool))), Ty::Bool)
+                    }
+                    (Quant::Sum | Quant::Max | Quant::Min, Some(b)) => {
+                        (Some(Box::new(self.expect(b, Ty::Int))), Ty::Int)
+                    }
+                    (Quant::Count, None) => (None, Ty::Int),
+                    (_, None) => {
+                        self.report(
+                            Problem::new(
+                                "tabula::check::quantifier",
+                                "this quantifier needs a body",
+                                e.span,
+                                "missing `: ...`",
+                            )
+                            .help(format!("write e.g. `{} x in cells: empty(x)`", quant_word(*quant))),
+                        );
+                        (None, Ty::Error)
+                    }
+                };
+                self.scopes.pop();
+                let ty = match (quant, ty) {
+                    (_, Ty::Error) => Ty::Error,
+                    (Quant::Count | Quant::Sum | Quant::Max | Quant::Min, _) => Ty::Int,
+                    _ => Ty::Bool,
+                };
+                (Expr::Quant { quant: *quant, slot, domain: Box::new(d), body: body_ir }, ty)
+            }
+        }
+    }
+
+    fn name(&mut self, n: &str, span: Span) -> Checked {
+        if let Some((slot, ty)) = self.lookup_local(n) {
+            return (Expr::Local(slot), ty);
+        }
+        if let Some((g, _)) = self.globals.get(n).copied() {
+            return match g {
+                Global::Param(i) => (Expr::Const(Value::Int(self.params[i].1)), Ty::Int),
+                Global::Player(p) => (Expr::Const(Value::Player(p)), Ty::Player),
+                Global::Kind(k) => (Expr::Const(Value::Kind(k)), Ty::Kind),
+                Global::Zone(z) if !self.zones[z as usize].per_player => {
+                    (Expr::Zone(z, None), Ty::Zone)
+                }
+                Global::Def(d) if self.defs[d].0.is_empty() => self.inline_def(d, n, &[], span),
+                _ => {
+                    let what = match g {
+                        Global::Prop(_) => "a property: write `name(kind)`",
+                        Global::Zone(_) => "a zone of each player: write `name(player)`",
+                        Global::Def(_) => "a def with parameters: call it with arguments",
+                        _ => "an action: run it as a statement, `name(...)`",
+                    };
+                    self.report(Problem::new(
+                        "tabula::check::arity",
+                        format!("`{n}` needs arguments"),
+                        span,
+                        format!("`{n}` is {what}"),
+                    ));
+                    ERR
+                }
+            };
+        }
+        let v = match n {
+            "me" => return (Expr::Me, Ty::Player),
+            "opponent" => {
+                return (Expr::Builtin(Builtin::Next, Box::new([Expr::Me])), Ty::Player);
+            }
+            "none" => return (Expr::Const(Value::Bool(false)), Ty::None),
+            "true" => (Value::Bool(true), Ty::Bool),
+            "false" => (Value::Bool(false), Ty::Bool),
+            "cells" => return (Expr::Builtin(Builtin::AllCells, Box::new([])), Ty::Cells),
+            "dirs" => (Value::Dirs, Ty::Dirs),
+            "kinds" => (Value::Kinds, Ty::Kinds),
+            "players" => (Value::Players, Ty::Players),
+            "ply" => return (Expr::Builtin(Builtin::Ply, Box::new([])), Ty::Int),
+            _ => {
+                if let Some(b) = &self.board {
+                    if let Some(d) = b.dir_names.iter().position(|d| *d == n) {
+                        return (Expr::Const(Value::Dir(d as u8)), Ty::Dir);
+                    }
+                }
+                self.unknown(n, span);
+                return ERR;
+            }
+        };
+        (Expr::Const(v.0), v.1)
+    }
+
+    fn unknown(&mut self, n: &str, span: Span) {
+        let p = Problem::new(
+            "tabula::check::unknown_name",
+            format!("unknown name `{n}`"),
+            span,
+            "not defined",
+        );
+        let p = match suggest(n, &self.known_names()) {
+            Some(s) => p.help(format!("did you mean `{s}`?")),
+            None => p.help("names are declared with `param`, `players`, `piece`, `zone`, `def`, `let`, `choose` or `for`"),
+        };
+        self.report(p);
+    }
+
+    fn arity(&mut self, f: &ast::Ident, want: usize, got: usize, span: Span) -> bool {
+        if want == got {
+            return true;
+        }
+        self.report(
+            Problem::new(
+                "tabula::check::arity",
+                format!(
+                    "`{}` takes {want} argument{}, but {got} {} given",
+                    f.name,
+                    if want == 1 { "" } else { "s" },
+                    if got == 1 { "was" } else { "were" }
+                ),
+                span,
+                format!("{got} argument{}", if got == 1 { "" } else { "s" }),
+            )
+            .also(f.span, "called here"),
+        );
+        false
+    }
+
+    fn call(&mut self, f: &'a ast::Ident, args: &'a [ast::Expr], span: Span) -> Checked {
+        if self.lookup_local(&f.name).is_some() {
+            self.report(Problem::new(
+                "tabula::check::not_function",
+                format!("`{}` is a local value, not a function", f.name),
+                f.span,
+                "cannot be called",
+            ));
+            return ERR;
+        }
+        if let Some((g, _)) = self.globals.get(&f.name).copied() {
+            return match g {
+                Global::Def(d) => {
+                    if !self.arity(f, self.defs[d].0.len(), args.len(), span) {
+                        return ERR;
+                    }
+                    self.inline_def(d, &f.name, args, span)
+                }
+                Global::Prop(p) => {
+                    if !self.arity(f, 1, args.len(), span) {
+                        return ERR;
+                    }
+                    let k = self.expect(&args[0], Ty::Kind);
+                    (Expr::Prop(p, Box::new(k)), Ty::Int)
+                }
+                Global::Zone(z) if self.zones[z as usize].per_player => {
+                    if !self.arity(f, 1, args.len(), span) {
+                        return ERR;
+                    }
+                    let p = self.expect(&args[0], Ty::Player);
+                    (Expr::Zone(z, Some(Box::new(p))), Ty::Zone)
+                }
+                Global::Action(_) => {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::action_in_expr",
+                            format!("`{}` is an action, not a value", f.name),
+                            span,
+                            "used as a value here",
+                        )
+                        .help("run an action as a statement on its own line; use `def` for values"),
+                    );
+                    ERR
+                }
+                _ => {
+                    self.report(Problem::new(
+                        "tabula::check::not_function",
+                        format!("`{}` is not a function", f.name),
+                        f.span,
+                        "cannot be called",
+                    ));
+                    ERR
+                }
+            };
+        }
+        use Ty::*;
+        let sig: (&[Ty], Ty, Builtin) = match f.name.as_str() {
+            "empty" => (&[Cell], Bool, Builtin::Empty),
+            "off" => (&[Cell], Bool, Builtin::Off),
+            "owner" => (&[Cell], Player, Builtin::Owner),
+            "kind" => (&[Cell], Kind, Builtin::KindOf),
+            "step" => (&[Cell, Dir], Cell, Builtin::Step),
+            "neighbours" => (&[Cell], Cells, Builtin::Neighbours),
+            "pieces" => (&[Player], Cells, Builtin::Pieces),
+            "next" => (&[Player], Player, Builtin::Next),
+            "min" => (&[Int, Int], Int, Builtin::Min),
+            "max" => (&[Int, Int], Int, Builtin::Max),
+            "abs" => (&[Int], Int, Builtin::Abs),
+            "count" => {
+                if args.len() == 1 {
+                    (&[Zone], Int, Builtin::CountAll)
+                } else {
+                    (&[Zone, Kind], Int, Builtin::CountKind)
+                }
+            }
+            "size" | "contains" => {
+                let want = if f.name == "size" { 1 } else { 2 };
+                if !self.arity(f, want, args.len(), span) {
+                    return ERR;
+                }
+                let (s, ty) = self.expr(&args[0]);
+                if !matches!(ty, Cells | Line | Error) {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::type",
+                            format!("expected a set of cells or a line, found a {}", ty.name()),
+                            args[0].span,
+                            format!("this is a {}", ty.name()),
+                        )
+                        .help("`count(zone)` counts the pieces in a zone"),
+                    );
+                }
+                if want == 1 {
+                    return (Expr::Builtin(Builtin::Size, Box::new([s])), Int);
+                }
+                let c = self.expect(&args[1], Cell);
+                return (Expr::Builtin(Builtin::Contains, Box::new([s, c])), Bool);
+            }
+            "lines" => {
+                if !self.arity(f, 1, args.len(), span) {
+                    return ERR;
+                }
+                let Some(k) = self.constant(&args[0], "a line length") else {
+                    return ERR;
+                };
+                if !(1..=64).contains(&k) {
+                    self.report(Problem::new(
+                        "tabula::check::lines",
+                        "a line has 1 to 64 cells",
+                        args[0].span,
+                        format!("{k} cells"),
+                    ));
+                    return ERR;
+                }
+                let Some(board) = self.board.as_mut() else { return ERR };
+                board.add_lines(k as u32);
+                let (a, b) = board.lines_of(k as u32);
+                return (Expr::Lines(a, b), Lines);
+            }
+            _ => {
+                self.unknown(&f.name, f.span);
+                return ERR;
+            }
+        };
+        if !self.arity(f, sig.0.len(), args.len(), span) {
+            return ERR;
+        }
+        let mut ir = Vec::with_capacity(args.len());
+        for (a, t) in args.iter().zip(sig.0) {
+            ir.push(self.expect(a, *t));
+        }
+        (Expr::Builtin(sig.2, ir.into_boxed_slice()), sig.1)
+    }
+
+    fn inline_def(&mut self, d: usize, name: &str, args: &'a [ast::Expr], span: Span) -> Checked {
+        if self.expanding.iter().any(|n| n == name) {
+            self.report(
+                Problem::new(
+                    "tabula::check::recursion",
+                    format!("`{name}` uses itself"),
+                    span,
+                    "recursive use",
+                )
+                .help("defs and actions cannot be recursive; use `while` or a quantifier"),
+            );
+            return ERR;
+        }
+        let (params, body) = self.defs[d];
+        let mut binds = Vec::new();
+        let mut tys = Vec::new();
+        for a in args {
+            let (e, t) = self.expr(a);
+            binds.push(e);
+            tys.push(t);
+        }
+        let saved = std::mem::replace(&mut self.scopes, vec![Vec::new()]);
+        self.expanding.push(name.to_string());
+        let mut slots = Vec::new();
+        for ((p, t), e) in params.iter().zip(tys).zip(binds) {
+            slots.push((self.bind(&p.name, t), e));
+        }
+        let (b, ty) = self.expr(body);
+        self.expanding.pop();
+        self.scopes = saved;
+        if slots.is_empty() {
+            (b, ty)
+        } else {
+            (Expr::Inline(slots.into_boxed_slice(), Box::new(b)), ty)
+        }
+    }
+
+    fn binary(&mut self, op: B, a: &'a ast::Expr, b: &'a ast::Expr, span: Span) -> Checked {
+        let iop = match op {
+            B::Or => ir::BinOp::Or,
+            B::And => ir::BinOp::And,
+            B::Eq => ir::BinOp::Eq,
+            B::Ne => ir::BinOp::Ne,
+            B::Lt => ir::BinOp::Lt,
+            B::Le => ir::BinOp::Le,
+            B::Gt => ir::BinOp::Gt,
+            B::Ge => ir::BinOp::Ge,
+            B::Add => ir::BinOp::Add,
+            B::Sub => ir::BinOp::Sub,
+            B::Mul => ir::BinOp::Mul,
+            B::Div => ir::BinOp::Div,
+            B::Rem => ir::BinOp::Rem,
+        };
+        let mk = |x, y| Expr::Binary(iop, Box::new(x), Box::new(y), span);
+        match op {
+            B::Or | B::And => {
+                let x = self.expect(a, Ty::Bool);
+                let y = self.expect(b, Ty::Bool);
+                (mk(x, y), Ty::Bool)
+            }
+            B::Lt | B::Le | B::Gt | B::Ge => {
+                let x = self.expect(a, Ty::Int);
+                let y = self.expect(b, Ty::Int);
+                (mk(x, y), Ty::Bool)
+            }
+            B::Add | B::Sub | B::Mul | B::Div | B::Rem => {
+                let x = self.expect(a, Ty::Int);
+                let y = self.expect(b, Ty::Int);
+                (mk(x, y), Ty::Int)
+            }
+            B::Eq | B::Ne => {
+                let (x, tx) = self.expr(a);
+                let (y, ty) = self.expr(b);
+                let (x, y) = match (tx, ty) {
+                    (Ty::Error, _) | (_, Ty::Error) => return (mk(x, y), Ty::Error),
+                    (Ty::None, Ty::None) => {
+                        return (Expr::Const(Value::Bool(op == B::Eq)), Ty::Bool);
+                    }
+                    (Ty::None, t) => match none_of(t) {
+                        Some(v) => (Expr::Const(v), y),
+                        None => {
+                            self.report(none_mismatch(a.span, t));
+                            return ERR;
+                        }
+                    },
+                    (t, Ty::None) => match none_of(t) {
+                        Some(v) => (x, Expr::Const(v)),
+                        None => {
+                            self.report(none_mismatch(b.span, t));
+                            return ERR;
+                        }
+                    },
+                    (s, t) if s == t && !matches!(s, Ty::Dirs | Ty::Kinds | Ty::Players) => (x, y),
+                    (s, t) => {
+                        self.report(
+                            Problem::new(
+                                "tabula::check::type",
+                                format!("cannot compare a {} with a {}", s.name(), t.name()),
+                                span,
+                                "different types",
+                            )
+                            .also(a.span, format!("a {}", s.name()))
+                            .also(b.span, format!("a {}", t.name())),
+                        );
+                        return ERR;
+                    }
+                };
+                (mk(x, y), Ty::Bool)
+            }
+        }
+    }
+}
+
+fn none_of(t: Ty) -> Option<Value> {
+    match t {
+        Ty::Cell => Some(Value::Cell(NO_CELL)),
+        Ty::Player => Some(Value::Player(NONE8)),
+        Ty::Kind => Some(Value::Kind(NONE16)),
+        _ => None,
+    }
+}
+
+fn none_mismatch(span: Span, t: Ty) -> Problem {
+    Problem::new(
+        "tabula::check::type",
+        format!("a {} is never `none`", t.name()),
+        span,
+        "`none` compares only with cells, players and piece kinds",
+    )
+}
+
+fn quant_word(q: Quant) -> &'static str {
+    match q {
+        Quant::Any => "any",
+        Quant::All => "all",
+        Quant::None => "none",
+        Quant::Count => "count",
+        Quant::Sum => "sum",
+        Quant::Max => "max",
+        Quant::Min => "min",
+    }
+}

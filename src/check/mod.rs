@@ -1,0 +1,528 @@
+//! Syntax tree to checked game.
+//!
+//! `check` walks the AST once, in declaration order: parameters (constant,
+//! overridable with `--set`), players, board, pieces, zones, then the bodies
+//! of `setup`, `turn` and `on no moves`, with `def`s and `action`s inlined
+//! at every call site. Names resolve to ids, every expression gets a type,
+//! and every problem of the file is collected before anything is returned:
+//! the checker carries on after an error with the type `Error`, which
+//! silences follow-up complaints about the same expression.
+
+mod expr;
+mod stmt;
+
+use crate::board::{Board, Shape};
+use crate::diag::Problem;
+use crate::ir::{self, Slot, Ty};
+use crate::source::{Source, Span};
+use crate::syntax::ast;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Checks a parsed file with parameter overrides (`name`, `value`).
+pub fn check(
+    file: &ast::File,
+    source: &Source,
+    overrides: &[(String, i64)],
+) -> Result<ir::Game, Vec<Problem>> {
+    let mut c = Checker::default();
+    c.run(file, source, overrides)
+}
+
+/// A global name and what it refers to.
+#[derive(Debug, Clone, Copy)]
+enum Global {
+    Param(usize),
+    Player(u8),
+    Kind(u16),
+    Prop(u16),
+    Zone(u16),
+    Def(usize),
+    Action(usize),
+}
+
+#[derive(Default)]
+struct Checker<'a> {
+    problems: Vec<Problem>,
+    reported: BTreeSet<(u32, u32, String)>,
+    params: Vec<(String, i64)>,
+    globals: BTreeMap<String, (Global, Span)>,
+    players: Vec<String>,
+    kinds: Vec<ir::Kind>,
+    props: Vec<String>,
+    zones: Vec<ir::Zone>,
+    defs: Vec<(&'a [ast::Ident], &'a ast::Expr)>,
+    actions: Vec<(&'a [ast::Ident], &'a ast::Block)>,
+    board: Option<Board>,
+    scopes: Vec<Vec<(String, Slot, Ty)>>,
+    next_slot: usize,
+    expanding: Vec<String>,
+    sites: Vec<ir::Site>,
+    in_turn: bool,
+}
+
+impl<'a> Checker<'a> {
+    fn report(&mut self, p: Problem) {
+        // Inlined defs report problems in their body once per call: keep one.
+        if self.reported.insert((p.span.start, p.span.end, p.message.clone())) {
+            self.problems.push(p);
+        }
+    }
+
+    fn declare(&mut self, name: &ast::Ident, g: Global) {
+        if let Some((_, first)) = self.globals.get(&name.name) {
+            let first = *first;
+            self.report(
+                Problem::new(
+                    "tabula::check::duplicate",
+                    format!("`{}` is defined twice", name.name),
+                    name.span,
+                    "defined again here",
+                )
+                .also(first, "first defined here")
+                .help("every player, piece, property, zone, parameter, def and action needs its own name"),
+            );
+            return;
+        }
+        self.globals.insert(name.name.clone(), (g, name.span));
+    }
+
+    fn slot(&mut self) -> Slot {
+        self.next_slot += 1;
+        (self.next_slot - 1) as Slot
+    }
+
+    fn bind(&mut self, name: &str, ty: Ty) -> Slot {
+        let s = self.slot();
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push((name.to_string(), s, ty));
+        }
+        s
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<(Slot, Ty)> {
+        for scope in self.scopes.iter().rev() {
+            if let Some((_, s, t)) = scope.iter().rev().find(|(n, _, _)| n == name) {
+                return Some((*s, *t));
+            }
+        }
+        None
+    }
+
+    /// The integer value of a constant expression, if it is one.
+    fn const_int(&self, e: &ir::Expr) -> Option<i64> {
+        match e {
+            ir::Expr::Const(ir::Value::Int(n)) => Some(*n),
+            ir::Expr::Unary(ir::UnOp::Neg, a) => self.const_int(a).map(|n| -n),
+            ir::Expr::Binary(op, a, b, _) => {
+                let (a, b) = (self.const_int(a)?, self.const_int(b)?);
+                match op {
+                    ir::BinOp::Add => a.checked_add(b),
+                    ir::BinOp::Sub => a.checked_sub(b),
+                    ir::BinOp::Mul => a.checked_mul(b),
+                    ir::BinOp::Div => a.checked_div(b),
+                    ir::BinOp::Rem => a.checked_rem(b),
+                    _ => None,
+                }
+            }
+            ir::Expr::Builtin(ir::Builtin::Min, args) => {
+                Some(self.const_int(&args[0])?.min(self.const_int(&args[1])?))
+            }
+            ir::Expr::Builtin(ir::Builtin::Max, args) => {
+                Some(self.const_int(&args[0])?.max(self.const_int(&args[1])?))
+            }
+            _ => None,
+        }
+    }
+
+    /// Checks `e` as a constant number (parameters, board sizes, properties).
+    fn constant(&mut self, e: &'a ast::Expr, what: &str) -> Option<i64> {
+        let (ir, ty) = self.expr(e);
+        if ty == Ty::Error {
+            return None;
+        }
+        if ty != Ty::Int {
+            self.report(self.mismatch(e.span, Ty::Int, ty));
+            return None;
+        }
+        let v = self.const_int(&ir);
+        if v.is_none() {
+            self.report(
+                Problem::new(
+                    "tabula::check::not_constant",
+                    format!("{what} must be a constant number"),
+                    e.span,
+                    "this depends on the position",
+                )
+                .help("use numbers, parameters and arithmetic only"),
+            );
+        }
+        v
+    }
+
+    fn run(
+        &mut self,
+        file: &'a ast::File,
+        source: &Source,
+        overrides: &[(String, i64)],
+    ) -> Result<ir::Game, Vec<Problem>> {
+        let mut name = None;
+        let mut board_decl: Option<(&'a ast::BoardShape, Span)> = None;
+        let mut setup: Option<(&'a ast::Block, Span)> = None;
+        let mut turn: Option<(&'a ast::Block, Span)> = None;
+        let mut no_moves: Option<(&'a ast::Block, Span)> = None;
+        let mut players_span = None;
+
+        // Pass 1: parameters, in order (each may use the ones before it).
+        let mut used_overrides = BTreeSet::new();
+        for item in &file.items {
+            if let ast::Item::Param { name: n, value, range, .. } = item {
+                let Some(mut v) = self.constant(value, "a parameter's value") else {
+                    self.params.push((n.name.clone(), 0));
+                    self.declare(n, Global::Param(self.params.len() - 1));
+                    continue;
+                };
+                if let Some((_, o)) = overrides.iter().find(|(on, _)| *on == n.name) {
+                    used_overrides.insert(n.name.clone());
+                    v = *o;
+                }
+                if let Some((lo, hi)) = range {
+                    let lo_v = self.constant(lo, "a parameter's bound");
+                    let hi_v = self.constant(hi, "a parameter's bound");
+                    if let (Some(l), Some(h)) = (lo_v, hi_v) {
+                        if v < l || v > h {
+                            self.report(
+                                Problem::new(
+                                    "tabula::check::param_range",
+                                    format!("parameter `{}` is {v}, outside {l}..{h}", n.name),
+                                    lo.span.to(hi.span),
+                                    "allowed range",
+                                )
+                                .help(format!("choose a value from {l} to {h}")),
+                            );
+                        }
+                    }
+                }
+                self.params.push((n.name.clone(), v));
+                self.declare(n, Global::Param(self.params.len() - 1));
+            }
+        }
+        for (o, _) in overrides {
+            if !used_overrides.contains(o) {
+                let known: Vec<&str> = self.params.iter().map(|(n, _)| n.as_str()).collect();
+                let p = Problem::new(
+                    "tabula::check::unknown_param",
+                    format!("`--set {o}=...`: the game has no parameter `{o}`"),
+                    Span::default(),
+                    "parameters are declared with `param`",
+                );
+                self.report(if known.is_empty() {
+                    p.help("this game declares no parameters")
+                } else {
+                    p.help(format!("parameters: {}", known.join(", ")))
+                });
+            }
+        }
+
+        // Pass 2: the other declarations.
+        for item in &file.items {
+            match item {
+                ast::Item::Param { .. } => {}
+                ast::Item::Game(s) => {
+                    if name.is_some() {
+                        self.report(Problem::new(
+                            "tabula::check::duplicate",
+                            "the game is named twice",
+                            s.span,
+                            "second `game`",
+                        ));
+                    }
+                    name = Some(s.text.clone());
+                }
+                ast::Item::Players(ps, sp) => {
+                    if players_span.is_some() {
+                        self.report(Problem::new(
+                            "tabula::check::duplicate",
+                            "`players` is declared twice",
+                            *sp,
+                            "second `players`",
+                        ));
+                        continue;
+                    }
+                    players_span = Some(*sp);
+                    if ps.len() > 8 {
+                        self.report(Problem::new(
+                            "tabula::check::players",
+                            "too many players",
+                            *sp,
+                            "at most 8 players",
+                        ));
+                    }
+                    for p in ps.iter().take(8) {
+                        self.players.push(p.name.clone());
+                        self.declare(p, Global::Player((self.players.len() - 1) as u8));
+                    }
+                }
+                ast::Item::Board(shape, sp) => {
+                    if board_decl.is_some() {
+                        self.report(Problem::new(
+                            "tabula::check::duplicate",
+                            "`board` is declared twice",
+                            *sp,
+                            "second `board`",
+                        ));
+                        continue;
+                    }
+                    board_decl = Some((shape, *sp));
+                }
+                ast::Item::Piece { name: n, symbol, props, .. } => {
+                    let id = self.kinds.len() as u16;
+                    self.declare(n, Global::Kind(id));
+                    let mut values = vec![0; self.props.len()];
+                    for (pn, pv) in props {
+                        let pid = match self.globals.get(&pn.name) {
+                            Some((Global::Prop(p), _)) => *p as usize,
+                            _ => {
+                                self.props.push(pn.name.clone());
+                                self.declare(pn, Global::Prop((self.props.len() - 1) as u16));
+                                values.push(0);
+                                self.props.len() - 1
+                            }
+                        };
+                        if let Some(v) = self.constant(pv, "a property") {
+                            values[pid] = v;
+                        }
+                    }
+                    let sp = symbol.as_ref().map_or(n.span, |s| s.span);
+                    let symbol = symbol.as_ref().map(|s| s.text.clone()).unwrap_or(n.name.clone());
+                    if symbol.is_empty() || symbol.contains(char::is_whitespace) {
+                        self.report(Problem::new(
+                            "tabula::check::symbol",
+                            "a piece symbol must be a non-empty word",
+                            sp,
+                            "used in move notation",
+                        ));
+                    }
+                    self.kinds.push(ir::Kind { name: n.name.clone(), symbol, props: values });
+                }
+                ast::Item::Zone { name: n, per_player, .. } => {
+                    self.zones.push(ir::Zone { name: n.name.clone(), per_player: *per_player });
+                    self.declare(n, Global::Zone((self.zones.len() - 1) as u16));
+                }
+                ast::Item::Def { name: n, params, body, .. } => {
+                    self.defs.push((params, body));
+                    self.declare(n, Global::Def(self.defs.len() - 1));
+                }
+                ast::Item::Action { name: n, params, body, .. } => {
+                    self.actions.push((params, body));
+                    self.declare(n, Global::Action(self.actions.len() - 1));
+                }
+                ast::Item::Setup(b, sp) => dup_block(self, &mut setup, b, *sp, "setup"),
+                ast::Item::Turn(b, sp) => dup_block(self, &mut turn, b, *sp, "turn"),
+                ast::Item::NoMoves(b, sp) => dup_block(self, &mut no_moves, b, *sp, "on no moves"),
+            }
+        }
+        // Kinds declared before a property got their value vectors short.
+        for k in &mut self.kinds {
+            k.props.resize(self.props.len(), 0);
+        }
+
+        let start = Span::new(0, 0);
+        if players_span.is_none() {
+            self.report(
+                Problem::new(
+                    "tabula::check::missing",
+                    "the game has no `players` declaration",
+                    start,
+                    "expected `players` somewhere in this file",
+                )
+                .help("add a line such as `players White, Black`"),
+            );
+        }
+        match board_decl {
+            None => self.report(
+                Problem::new(
+                    "tabula::check::missing",
+                    "the game has no `board` declaration",
+                    start,
+                    "expected `board` somewhere in this file",
+                )
+                .help("add a line such as `board square 8 by 8 with 8 neighbours`"),
+            ),
+            Some((shape, sp)) => self.board_from(shape, sp),
+        }
+        if turn.is_none() {
+            self.report(
+                Problem::new(
+                    "tabula::check::missing",
+                    "the game has no `turn` rule",
+                    start,
+                    "expected `turn { ... }` somewhere in this file",
+                )
+                .help("a turn is a block of statements, e.g. `turn { choose c in cells where empty(c)  place Stone at c }`"),
+            );
+        }
+
+        // Pass 3: rule bodies (only meaningful with a board).
+        let mut setup_ir = Vec::new();
+        let mut turn_ir = Vec::new();
+        let mut no_moves_ir = None;
+        if self.board.is_some() {
+            if let Some((b, _)) = setup {
+                setup_ir = self.block(b);
+            }
+            if let Some((b, _)) = turn {
+                self.in_turn = true;
+                turn_ir = self.block(b);
+                self.in_turn = false;
+            }
+            if let Some((b, _)) = no_moves {
+                no_moves_ir = Some(self.block(b));
+            }
+        }
+
+        if !self.problems.is_empty() {
+            return Err(std::mem::take(&mut self.problems));
+        }
+        let board = match self.board.take() {
+            Some(b) => b,
+            None => return Err(vec![]),
+        };
+        Ok(ir::Game {
+            source: source.clone(),
+            name: name.unwrap_or_else(|| source.name.clone()),
+            players: std::mem::take(&mut self.players),
+            params: std::mem::take(&mut self.params),
+            board,
+            kinds: std::mem::take(&mut self.kinds),
+            props: std::mem::take(&mut self.props),
+            zones: std::mem::take(&mut self.zones),
+            setup: setup_ir,
+            turn: turn_ir,
+            turn_span: turn.map(|t| t.1).unwrap_or_default(),
+            no_moves: no_moves_ir,
+            sites: std::mem::take(&mut self.sites),
+            slots: self.next_slot,
+        })
+    }
+
+    fn board_from(&mut self, shape: &'a ast::BoardShape, sp: Span) {
+        let shape = match shape {
+            ast::BoardShape::Square { width, height, neighbours } => {
+                let w = self.constant(width, "the board's width");
+                let h = self.constant(height, "the board's height");
+                let n = match neighbours {
+                    Some(n) => self.constant(n, "the number of neighbours"),
+                    None => Some(4),
+                };
+                match (w, h, n) {
+                    (Some(w), Some(h), Some(n)) if w > 0 && h > 0 && n > 0 => {
+                        Shape::Square { width: w as u32, height: h as u32, neighbours: n as u32 }
+                    }
+                    (Some(_), Some(_), Some(_)) => {
+                        self.report(Problem::new(
+                            "tabula::check::board",
+                            "board sizes must be positive",
+                            sp,
+                            "this board has no cells",
+                        ));
+                        return;
+                    }
+                    _ => return,
+                }
+            }
+            ast::BoardShape::HexHex { side } => match self.constant(side, "the board's side") {
+                Some(s) if s > 0 => Shape::HexHex { side: s as u32 },
+                Some(_) => {
+                    self.report(Problem::new(
+                        "tabula::check::board",
+                        "board sizes must be positive",
+                        sp,
+                        "this board has no cells",
+                    ));
+                    return;
+                }
+                None => return,
+            },
+        };
+        match Board::new(shape) {
+            Ok(b) => self.board = Some(b),
+            Err(why) => self.report(
+                Problem::new("tabula::check::board", "this board cannot be built", sp, why)
+                    .help("change the board's size or its parameters"),
+            ),
+        }
+    }
+
+    /// Every global name, for "did you mean" suggestions.
+    fn known_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.globals.keys().cloned().collect();
+        for scope in &self.scopes {
+            v.extend(scope.iter().map(|(n, _, _)| n.clone()));
+        }
+        v.extend(expr::BUILTIN_NAMES.iter().map(|s| s.to_string()));
+        if let Some(b) = &self.board {
+            v.extend(b.dir_names.iter().map(|s| s.to_string()));
+        }
+        v
+    }
+
+    fn mismatch(&self, span: Span, want: Ty, got: Ty) -> Problem {
+        Problem::new(
+            "tabula::check::type",
+            format!("expected a {}, found a {}", want.name(), got.name()),
+            span,
+            format!("this is a {}", got.name()),
+        )
+    }
+}
+
+fn dup_block<'a>(
+    c: &mut Checker<'a>,
+    slot: &mut Option<(&'a ast::Block, Span)>,
+    b: &'a ast::Block,
+    sp: Span,
+    what: &str,
+) {
+    if let Some((_, first)) = slot {
+        let first = *first;
+        c.report(
+            Problem::new(
+                "tabula::check::duplicate",
+                format!("`{what}` is declared twice"),
+                sp,
+                "declared again here",
+            )
+            .also(first, "first declared here")
+            .help(format!("merge the two `{what}` blocks into one")),
+        );
+        return;
+    }
+    *slot = Some((b, sp));
+}
+
+/// The closest name to `name` among `known` (for "did you mean").
+pub(crate) fn suggest(name: &str, known: &[String]) -> Option<String> {
+    let mut best: Option<(usize, &String)> = None;
+    for k in known {
+        let d = distance(name, k);
+        if d <= 2.max(name.len() / 3) && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k.clone())
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,179 @@
+//! Checking statements: scopes, decision points, effects, inlined actions.
+
+use super::{Checker, Global};
+use crate::diag::Problem;
+use crate::ir::{Site, Stmt, StmtKind, Ty};
+use crate::syntax::ast::{self, StmtKind as S};
+
+impl<'a> Checker<'a> {
+    /// Checks a block in a new scope.
+    pub(super) fn block(&mut self, b: &'a ast::Block) -> Vec<Stmt> {
+        self.scopes.push(Vec::new());
+        let out = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        self.scopes.pop();
+        out
+    }
+
+    fn stmt(&mut self, s: &'a ast::Stmt) -> Stmt {
+        let kind = match &s.kind {
+            S::Let(v, e) => {
+                let (ir, ty) = self.expr(e);
+                let ty = if ty == Ty::None { Ty::Error } else { ty };
+                StmtKind::Let(self.bind(&v.name, ty), ir)
+            }
+            S::Choose { var, domain, filter, label } => {
+                if !self.in_turn {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::choose_outside_turn",
+                            "`choose` outside a turn",
+                            s.span,
+                            "no player decides here",
+                        )
+                        .help("decisions belong in `turn { ... }` or in actions it runs"),
+                    );
+                }
+                let (d, el) = self.domain(domain);
+                let slot = self.bind(&var.name, el);
+                let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
+                let site = self.sites.len() as u16;
+                self.sites.push(Site {
+                    label: label.as_ref().map(|l| l.text.clone()),
+                    ty: el,
+                    span: s.span,
+                });
+                StmtKind::Choose { site, slot, domain: d, filter }
+            }
+            S::For { var, domain, filter, body } => {
+                let (d, el) = self.domain(domain);
+                self.scopes.push(Vec::new());
+                let slot = self.bind(&var.name, el);
+                let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
+                let body = self.block(body);
+                self.scopes.pop();
+                StmtKind::For { slot, domain: d, filter, body }
+            }
+            S::While { cond, body } => {
+                let cond = self.expect(cond, Ty::Bool);
+                StmtKind::While { cond, body: self.block(body) }
+            }
+            S::If { cond, then, otherwise } => {
+                let cond = self.expect(cond, Ty::Bool);
+                let then = self.block(then);
+                let otherwise = otherwise.as_ref().map(|b| self.block(b)).unwrap_or_default();
+                StmtKind::If { cond, then, otherwise }
+            }
+            S::Require { cond, .. } => StmtKind::Require(self.expect(cond, Ty::Bool)),
+            S::Win(p) => StmtKind::Win(self.expect(p, Ty::Player)),
+            S::Lose(p) => StmtKind::Lose(self.expect(p, Ty::Player)),
+            S::Draw => StmtKind::Draw,
+            S::Pass => StmtKind::Pass,
+            S::Place { kind, owner, at } => StmtKind::Place {
+                kind: self.expect(kind, Ty::Kind),
+                owner: owner.as_ref().map(|o| self.expect(o, Ty::Player)),
+                at: self.expect(at, Ty::Cell),
+            },
+            S::Remove(c) => StmtKind::Remove(self.expect(c, Ty::Cell)),
+            S::Move { from, to } => {
+                StmtKind::Move { from: self.expect(from, Ty::Cell), to: self.expect(to, Ty::Cell) }
+            }
+            S::Add { count, kind, zone } => StmtKind::Add {
+                count: count.as_ref().map(|c| self.expect(c, Ty::Int)),
+                kind: self.expect(kind, Ty::Kind),
+                zone: self.expect(zone, Ty::Zone),
+            },
+            S::Take { count, kind, zone } => StmtKind::Take {
+                count: count.as_ref().map(|c| self.expect(c, Ty::Int)),
+                kind: self.expect(kind, Ty::Kind),
+                zone: self.expect(zone, Ty::Zone),
+            },
+            S::Call(f, args) => return self.call_action(f, args, s),
+        };
+        Stmt { kind, span: s.span }
+    }
+
+    fn call_action(&mut self, f: &'a ast::Ident, args: &'a [ast::Expr], s: &'a ast::Stmt) -> Stmt {
+        let empty = Stmt { kind: StmtKind::Block(Vec::new(), Vec::new()), span: s.span };
+        let a = match self.globals.get(&f.name) {
+            Some((Global::Action(a), _)) => *a,
+            Some(_) => {
+                self.report(
+                    Problem::new(
+                        "tabula::check::not_action",
+                        format!("`{}` is not an action", f.name),
+                        f.span,
+                        "a statement must do something",
+                    )
+                    .help("declare effects with `action name(...) { ... }`; use values in `if`, `let` or `require`"),
+                );
+                return empty;
+            }
+            None => {
+                let p = Problem::new(
+                    "tabula::check::unknown_name",
+                    format!("unknown action `{}`", f.name),
+                    f.span,
+                    "not defined",
+                );
+                let names: Vec<String> = self
+                    .globals
+                    .iter()
+                    .filter(|(_, (g, _))| matches!(g, Global::Action(_)))
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                let p = match super::suggest(&f.name, &names) {
+                    Some(n) => p.help(format!("did you mean `{n}`?")),
+                    None => p.help("actions are declared with `action name(params) { ... }`"),
+                };
+                self.report(p);
+                return empty;
+            }
+        };
+        let (params, body) = self.actions[a];
+        if params.len() != args.len() {
+            self.report(
+                Problem::new(
+                    "tabula::check::arity",
+                    format!(
+                        "`{}` takes {} argument{}, but {} {} given",
+                        f.name,
+                        params.len(),
+                        if params.len() == 1 { "" } else { "s" },
+                        args.len(),
+                        if args.len() == 1 { "was" } else { "were" }
+                    ),
+                    s.span,
+                    format!("{} argument{}", args.len(), if args.len() == 1 { "" } else { "s" }),
+                )
+                .also(f.span, "called here"),
+            );
+            return empty;
+        }
+        if self.expanding.iter().any(|n| *n == f.name) {
+            self.report(
+                Problem::new(
+                    "tabula::check::recursion",
+                    format!("`{}` runs itself", f.name),
+                    s.span,
+                    "recursive use",
+                )
+                .help("defs and actions cannot be recursive; use `while`"),
+            );
+            return empty;
+        }
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.expr(a));
+        }
+        let saved = std::mem::replace(&mut self.scopes, vec![Vec::new()]);
+        self.expanding.push(f.name.clone());
+        let mut binds = Vec::new();
+        for (p, (e, t)) in params.iter().zip(vals) {
+            binds.push((self.bind(&p.name, t), e));
+        }
+        let body = self.block(body);
+        self.expanding.pop();
+        self.scopes = saved;
+        Stmt { kind: StmtKind::Block(binds, body), span: s.span }
+    }
+}

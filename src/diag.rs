@@ -1,0 +1,126 @@
+//! Diagnostics: problems in a game file, as data until the edge.
+//!
+//! Every stage reports [`Problem`]s: a stable code, a message, a primary
+//! labelled span, optional secondary labels and a help line. A problem
+//! implements [`miette::Diagnostic`], so `main` (or a test) renders it with
+//! whatever handler it likes; the library never prints.
+
+use crate::source::{Source, Span};
+use std::fmt;
+use std::sync::Arc;
+
+/// One problem in a game file.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// Stable code, e.g. `tabula::check::unknown_name`.
+    pub code: &'static str,
+    /// One-line message.
+    pub message: String,
+    /// The main place and what to say there.
+    pub span: Span,
+    /// The label on the main span.
+    pub label: String,
+    /// More places with their labels (e.g. "first defined here").
+    pub secondary: Vec<(Span, String)>,
+    /// A suggestion.
+    pub help: Option<String>,
+    src: Option<miette::NamedSource<Arc<str>>>,
+}
+
+impl Problem {
+    /// A problem with a code, a message, a span and a label.
+    #[cold]
+    pub fn new(
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Problem {
+        Problem {
+            code,
+            message: message.into(),
+            span,
+            label: label.into(),
+            secondary: Vec::new(),
+            help: None,
+            src: None,
+        }
+    }
+
+    /// Adds a help line.
+    pub fn help(mut self, help: impl Into<String>) -> Problem {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a secondary label.
+    pub fn also(mut self, span: Span, label: impl Into<String>) -> Problem {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    /// Attaches the source text, so the problem renders on its own.
+    pub fn with_source(mut self, source: &Source) -> Problem {
+        self.src = Some(source.named());
+        self
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Problem {}
+
+impl miette::Diagnostic for Problem {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let primary = miette::LabeledSpan::new_primary_with_span(
+            Some(self.label.clone()),
+            miette::SourceSpan::from(self.span),
+        );
+        let rest = self
+            .secondary
+            .iter()
+            .map(|(s, l)| miette::LabeledSpan::new_with_span(Some(l.clone()), *s));
+        Some(Box::new(std::iter::once(primary).chain(rest)))
+    }
+}
+
+/// All problems of one stage for one file, in source order.
+#[derive(Debug, Clone)]
+pub struct Diagnostics {
+    /// The problems; never empty when returned as an error.
+    pub problems: Vec<Problem>,
+}
+
+impl Diagnostics {
+    /// Attach `source` to every problem and sort them by position.
+    pub fn new(mut problems: Vec<Problem>, source: &Source) -> Diagnostics {
+        problems.sort_by_key(|p| (p.span.start, p.span.end));
+        let problems = problems.into_iter().map(|p| p.with_source(source)).collect();
+        Diagnostics { problems }
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.problems.len();
+        write!(f, "{n} problem{} in the game file", if n == 1 { "" } else { "s" })
+    }
+}
+
+impl std::error::Error for Diagnostics {}

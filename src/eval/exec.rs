@@ -1,0 +1,525 @@
+//! The tree-walking interpreter for checked statements and expressions.
+//!
+//! An [`Exec`] runs one block against one state. Choices come from `prefix`
+//! (the decisions made so far); at the first `choose` beyond the prefix the
+//! run stops with [`Flow::Pause`] after writing the options into `collect`.
+//! Every statement and loop iteration costs a step; a run that exceeds
+//! [`STEP_LIMIT`] stops with an error naming the statement.
+
+use super::{Choice, Outcome, RunError, State};
+use crate::board::{CellId, CellSet, NO_CELL};
+use crate::ir::{BinOp, Builtin, Expr, Game, Quant, Stmt, StmtKind, UnOp, Value, NONE16, NONE8};
+use crate::source::Span;
+
+/// Most steps one run of a block may take.
+pub const STEP_LIMIT: u32 = 2_000_000;
+
+/// How a statement ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Carry on with the next statement.
+    Next,
+    /// This run is not a legal turn (at this statement).
+    Fail(Span),
+    /// The turn is over (`win`, `lose`, `draw`, `pass`).
+    End,
+    /// Stopped at an undecided `choose`.
+    Pause,
+}
+
+pub struct Exec<'g, 's> {
+    g: &'g Game,
+    st: &'s mut State,
+    slots: &'s mut [Value],
+    prefix: &'s [Choice],
+    pos: usize,
+    pub collect: Option<&'s mut Vec<Choice>>,
+    steps: u32,
+}
+
+macro_rules! flow {
+    ($e:expr) => {
+        match $e {
+            Flow::Next => {}
+            f => return Ok(f),
+        }
+    };
+}
+
+impl<'g, 's> Exec<'g, 's> {
+    pub fn new(
+        g: &'g Game,
+        st: &'s mut State,
+        slots: &'s mut [Value],
+        prefix: &'s [Choice],
+    ) -> Exec<'g, 's> {
+        Exec { g, st, slots, prefix, pos: 0, collect: None, steps: 0 }
+    }
+
+    #[inline]
+    fn tick(&mut self, span: Span) -> Result<(), RunError> {
+        self.steps += 1;
+        if self.steps > STEP_LIMIT {
+            return Err(runaway(span));
+        }
+        Ok(())
+    }
+
+    pub fn block(&mut self, stmts: &[Stmt]) -> Result<Flow, RunError> {
+        for s in stmts {
+            flow!(self.stmt(s)?);
+        }
+        Ok(Flow::Next)
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<Flow, RunError> {
+        self.tick(s.span)?;
+        let fail = Ok(Flow::Fail(s.span));
+        match &s.kind {
+            StmtKind::Let(slot, e) => {
+                self.slots[*slot as usize] = self.eval(e)?;
+            }
+            StmtKind::Choose { site, slot, domain, filter } => {
+                if let Some(c) = self.prefix.get(self.pos) {
+                    self.pos += 1;
+                    if c.site != *site {
+                        return fail;
+                    }
+                    self.slots[*slot as usize] = c.value;
+                    if let Some(f) = filter {
+                        if !self.truth(f)? {
+                            return fail;
+                        }
+                    }
+                    return Ok(Flow::Next);
+                }
+                let d = self.eval(domain)?;
+                let mut opts = Vec::new();
+                let mut i = 0;
+                while let Some((v, n)) = self.next_elem(d, i) {
+                    i = n;
+                    self.slots[*slot as usize] = v;
+                    if let Some(f) = filter {
+                        if !self.truth(f)? {
+                            continue;
+                        }
+                    }
+                    opts.push(Choice { site: *site, value: v });
+                }
+                if opts.is_empty() {
+                    return fail;
+                }
+                if let Some(c) = self.collect.as_mut() {
+                    c.extend(opts);
+                }
+                return Ok(Flow::Pause);
+            }
+            StmtKind::For { slot, domain, filter, body } => {
+                let d = self.eval(domain)?;
+                let mut i = 0;
+                while let Some((v, n)) = self.next_elem(d, i) {
+                    i = n;
+                    self.tick(s.span)?;
+                    self.slots[*slot as usize] = v;
+                    if let Some(f) = filter {
+                        if !self.truth(f)? {
+                            continue;
+                        }
+                    }
+                    flow!(self.block(body)?);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                while self.truth(cond)? {
+                    self.tick(s.span)?;
+                    flow!(self.block(body)?);
+                }
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                let b = if self.truth(cond)? { then } else { otherwise };
+                flow!(self.block(b)?);
+            }
+            StmtKind::Require(c) => {
+                if !self.truth(c)? {
+                    return fail;
+                }
+            }
+            StmtKind::Win(p) => {
+                let p = self.player(p, s.span)?;
+                self.st.outcome = Some(Outcome::Win(p));
+                return Ok(Flow::End);
+            }
+            StmtKind::Lose(p) => {
+                let p = self.player(p, s.span)?;
+                let n = self.g.players.len() as u8;
+                let others = ((1u16 << n) - 1) as u8 & !(1 << p);
+                self.st.outcome = Some(if n == 2 {
+                    Outcome::Win(1 - p)
+                } else {
+                    Outcome::Shared(others)
+                });
+                return Ok(Flow::End);
+            }
+            StmtKind::Draw => {
+                self.st.outcome = Some(Outcome::Draw);
+                return Ok(Flow::End);
+            }
+            StmtKind::Pass => return Ok(Flow::End),
+            StmtKind::Place { kind, owner, at } => {
+                let k = self.kind(kind)?;
+                let p = match owner {
+                    Some(o) => self.player(o, s.span)?,
+                    None => self.st.current,
+                };
+                let c = self.cell(at)?;
+                if k == NONE16 || c == NO_CELL || self.st.data[c as usize] != 0 {
+                    return fail;
+                }
+                self.st.data[c as usize] = self.code(p, k);
+            }
+            StmtKind::Remove(c) => {
+                let c = self.cell(c)?;
+                if c == NO_CELL || self.st.data[c as usize] == 0 {
+                    return fail;
+                }
+                self.st.data[c as usize] = 0;
+            }
+            StmtKind::Move { from, to } => {
+                let (a, b) = (self.cell(from)?, self.cell(to)?);
+                if a == NO_CELL || b == NO_CELL {
+                    return fail;
+                }
+                let (pa, pb) = (self.st.data[a as usize], self.st.data[b as usize]);
+                if pa == 0 || pb != 0 {
+                    return fail;
+                }
+                self.st.data[b as usize] = pa;
+                self.st.data[a as usize] = 0;
+            }
+            StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
+                let n = match count {
+                    Some(c) => self.int(c)?,
+                    None => 1,
+                };
+                let k = self.kind(kind)?;
+                let Value::Zone(z, p) = self.eval(zone)? else { return Err(bug(s.span)) };
+                if k == NONE16 || p == NONE8 || n < 0 {
+                    return fail;
+                }
+                let i = self.g.board.len() + self.g.counter(z, p, k);
+                let have = i64::from(self.st.data[i]);
+                let new = if matches!(s.kind, StmtKind::Add { .. }) { have + n } else { have - n };
+                if new < 0 {
+                    return fail;
+                }
+                if new > i64::from(u16::MAX) {
+                    return Err(RunError {
+                        message: "a zone would hold more than 65535 pieces".into(),
+                        span: s.span,
+                    });
+                }
+                self.st.data[i] = new as u16;
+            }
+            StmtKind::Block(binds, body) => {
+                for (slot, e) in binds {
+                    self.slots[*slot as usize] = self.eval(e)?;
+                }
+                flow!(self.block(body)?);
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    #[inline]
+    fn code(&self, p: u8, k: u16) -> u16 {
+        1 + p as u16 * self.g.kinds.len() as u16 + k
+    }
+
+    /// The element of a domain at cursor `i` or later, and the next cursor.
+    fn next_elem(&self, d: Value, i: usize) -> Option<(Value, usize)> {
+        match d {
+            Value::Cells(set) => next_cell(&set, i).map(|c| (Value::Cell(c), c as usize + 1)),
+            Value::Line(l) => {
+                let cells = &self.g.board.lines[l as usize].cells;
+                cells.get(i).map(|&c| (Value::Cell(c), i + 1))
+            }
+            Value::Dirs => (i < self.g.board.dirs()).then(|| (Value::Dir(i as u8), i + 1)),
+            Value::Kinds => (i < self.g.kinds.len()).then(|| (Value::Kind(i as u16), i + 1)),
+            Value::Players => (i < self.g.players.len()).then(|| (Value::Player(i as u8), i + 1)),
+            Value::Lines(a, b) => {
+                let l = a as usize + i;
+                (l < b as usize).then(|| (Value::Line(l as u32), i + 1))
+            }
+            Value::Zone(z, p) => (i..self.g.kinds.len())
+                .find(|&k| self.st.data[self.g.board.len() + self.g.counter(z, p, k as u16)] > 0)
+                .map(|k| (Value::Kind(k as u16), k + 1)),
+            _ => None,
+        }
+    }
+
+    fn truth(&mut self, e: &Expr) -> Result<bool, RunError> {
+        match self.eval(e)? {
+            Value::Bool(b) => Ok(b),
+            _ => Err(bug(Span::default())),
+        }
+    }
+
+    fn int(&mut self, e: &Expr) -> Result<i64, RunError> {
+        match self.eval(e)? {
+            Value::Int(n) => Ok(n),
+            _ => Err(bug(Span::default())),
+        }
+    }
+
+    fn cell(&mut self, e: &Expr) -> Result<CellId, RunError> {
+        match self.eval(e)? {
+            Value::Cell(c) => Ok(c),
+            _ => Err(bug(Span::default())),
+        }
+    }
+
+    fn kind(&mut self, e: &Expr) -> Result<u16, RunError> {
+        match self.eval(e)? {
+            Value::Kind(k) => Ok(k),
+            _ => Err(bug(Span::default())),
+        }
+    }
+
+    fn player(&mut self, e: &Expr, span: Span) -> Result<u8, RunError> {
+        match self.eval(e)? {
+            Value::Player(p) if p != NONE8 => Ok(p),
+            Value::Player(_) => {
+                Err(RunError { message: "this player is `none`".into(), span })
+            }
+            _ => Err(bug(span)),
+        }
+    }
+
+    fn piece(&self, c: CellId) -> Option<(u8, u16)> {
+        if c == NO_CELL {
+            return None;
+        }
+        let v = self.st.data[c as usize];
+        if v == 0 {
+            return None;
+        }
+        let k = self.g.kinds.len() as u16;
+        Some((((v - 1) / k) as u8, (v - 1) % k))
+    }
+
+    pub fn eval(&mut self, e: &Expr) -> Result<Value, RunError> {
+        Ok(match e {
+            Expr::Const(v) => *v,
+            Expr::Local(s) => self.slots[*s as usize],
+            Expr::Me => Value::Player(self.st.current),
+            Expr::Unary(UnOp::Not, a) => Value::Bool(!self.truth(a)?),
+            Expr::Unary(UnOp::Neg, a) => Value::Int(self.int(a)?.wrapping_neg()),
+            Expr::Binary(op, a, b, span) => self.binary(*op, a, b, *span)?,
+            Expr::Builtin(f, args) => self.builtin(*f, args)?,
+            Expr::Prop(p, k) => match self.kind(k)? {
+                NONE16 => Value::Int(0),
+                k => Value::Int(self.g.kinds[k as usize].props[*p as usize]),
+            },
+            Expr::Zone(z, p) => match p {
+                None => Value::Zone(*z, 0),
+                Some(p) => match self.eval(p)? {
+                    Value::Player(p) => Value::Zone(*z, p),
+                    _ => return Err(bug(Span::default())),
+                },
+            },
+            Expr::Lines(a, b) => Value::Lines(*a, *b),
+            Expr::Inline(binds, body) => {
+                for (slot, e) in binds.iter() {
+                    self.slots[*slot as usize] = self.eval(e)?;
+                }
+                self.eval(body)?
+            }
+            Expr::Quant { quant, slot, domain, body } => {
+                let d = self.eval(domain)?;
+                let mut i = 0;
+                let mut acc: i64 = 0;
+                let mut seen = false;
+                while let Some((v, n)) = self.next_elem(d, i) {
+                    i = n;
+                    self.slots[*slot as usize] = v;
+                    match quant {
+                        Quant::Any | Quant::All | Quant::None | Quant::Count => {
+                            let t = match body {
+                                Some(b) => self.truth(b)?,
+                                None => true,
+                            };
+                            match quant {
+                                Quant::Any if t => return Ok(Value::Bool(true)),
+                                Quant::All if !t => return Ok(Value::Bool(false)),
+                                Quant::None if t => return Ok(Value::Bool(false)),
+                                Quant::Count if t => acc += 1,
+                                _ => {}
+                            }
+                        }
+                        Quant::Sum | Quant::Max | Quant::Min => {
+                            let x = match body {
+                                Some(b) => self.int(b)?,
+                                None => 0,
+                            };
+                            acc = match quant {
+                                Quant::Sum => acc.wrapping_add(x),
+                                Quant::Max if seen => acc.max(x),
+                                Quant::Min if seen => acc.min(x),
+                                _ => x,
+                            };
+                            seen = true;
+                        }
+                    }
+                }
+                match quant {
+                    Quant::Any => Value::Bool(false),
+                    Quant::All | Quant::None => Value::Bool(true),
+                    _ => Value::Int(acc),
+                }
+            }
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> Result<Value, RunError> {
+        Ok(match op {
+            BinOp::And => Value::Bool(self.truth(a)? && self.truth(b)?),
+            BinOp::Or => Value::Bool(self.truth(a)? || self.truth(b)?),
+            BinOp::Eq => Value::Bool(self.eval(a)? == self.eval(b)?),
+            BinOp::Ne => Value::Bool(self.eval(a)? != self.eval(b)?),
+            _ => {
+                let (x, y) = (self.int(a)?, self.int(b)?);
+                match op {
+                    BinOp::Lt => Value::Bool(x < y),
+                    BinOp::Le => Value::Bool(x <= y),
+                    BinOp::Gt => Value::Bool(x > y),
+                    BinOp::Ge => Value::Bool(x >= y),
+                    BinOp::Add => Value::Int(x.wrapping_add(y)),
+                    BinOp::Sub => Value::Int(x.wrapping_sub(y)),
+                    BinOp::Mul => Value::Int(x.wrapping_mul(y)),
+                    BinOp::Div | BinOp::Rem => {
+                        if y == 0 {
+                            return Err(RunError { message: "division by zero".into(), span });
+                        }
+                        Value::Int(if op == BinOp::Div { x.wrapping_div(y) } else { x.wrapping_rem(y) })
+                    }
+                    _ => return Err(bug(span)),
+                }
+            }
+        })
+    }
+
+    fn builtin(&mut self, f: Builtin, args: &[Expr]) -> Result<Value, RunError> {
+        let g = self.g;
+        Ok(match f {
+            Builtin::Empty => {
+                let c = self.cell(&args[0])?;
+                Value::Bool(c != NO_CELL && self.st.data[c as usize] == 0)
+            }
+            Builtin::Off => Value::Bool(self.cell(&args[0])? == NO_CELL),
+            Builtin::Owner => {
+                let c = self.cell(&args[0])?;
+                Value::Player(self.piece(c).map_or(NONE8, |p| p.0))
+            }
+            Builtin::KindOf => {
+                let c = self.cell(&args[0])?;
+                Value::Kind(self.piece(c).map_or(NONE16, |p| p.1))
+            }
+            Builtin::Step => {
+                let c = self.cell(&args[0])?;
+                let Value::Dir(d) = self.eval(&args[1])? else { return Err(bug(Span::default())) };
+                Value::Cell(g.board.step(c, d as usize))
+            }
+            Builtin::Neighbours => {
+                let c = self.cell(&args[0])?;
+                Value::Cells(if c == NO_CELL { CellSet::EMPTY } else { g.board.neighbours(c) })
+            }
+            Builtin::Pieces => {
+                let Value::Player(p) = self.eval(&args[0])? else { return Err(bug(Span::default())) };
+                let mut s = CellSet::EMPTY;
+                for c in 0..g.board.len() as CellId {
+                    if self.piece(c).is_some_and(|x| x.0 == p) {
+                        s.insert(c);
+                    }
+                }
+                Value::Cells(s)
+            }
+            Builtin::CountKind | Builtin::CountAll => {
+                let Value::Zone(z, p) = self.eval(&args[0])? else { return Err(bug(Span::default())) };
+                if p == NONE8 {
+                    return Ok(Value::Int(0));
+                }
+                let base = g.board.len();
+                if f == Builtin::CountKind {
+                    let k = self.kind(&args[1])?;
+                    if k == NONE16 {
+                        return Ok(Value::Int(0));
+                    }
+                    Value::Int(i64::from(self.st.data[base + g.counter(z, p, k)]))
+                } else {
+                    let n: i64 = (0..g.kinds.len() as u16)
+                        .map(|k| i64::from(self.st.data[base + g.counter(z, p, k)]))
+                        .sum();
+                    Value::Int(n)
+                }
+            }
+            Builtin::Size => match self.eval(&args[0])? {
+                Value::Cells(s) => Value::Int(s.len() as i64),
+                Value::Line(l) => Value::Int(g.board.lines[l as usize].cells.len() as i64),
+                _ => return Err(bug(Span::default())),
+            },
+            Builtin::Contains => {
+                let s = self.eval(&args[0])?;
+                let c = self.cell(&args[1])?;
+                Value::Bool(match s {
+                    Value::Cells(s) => s.contains(c),
+                    Value::Line(l) => g.board.lines[l as usize].set.contains(c),
+                    _ => return Err(bug(Span::default())),
+                })
+            }
+            Builtin::Next => {
+                let Value::Player(p) = self.eval(&args[0])? else { return Err(bug(Span::default())) };
+                if p == NONE8 {
+                    Value::Player(NONE8)
+                } else {
+                    Value::Player(((p as usize + 1) % g.players.len()) as u8)
+                }
+            }
+            Builtin::Min => Value::Int(self.int(&args[0])?.min(self.int(&args[1])?)),
+            Builtin::Max => Value::Int(self.int(&args[0])?.max(self.int(&args[1])?)),
+            Builtin::Abs => Value::Int(self.int(&args[0])?.wrapping_abs()),
+            Builtin::AllCells => Value::Cells(g.board.all()),
+            Builtin::Ply => Value::Int(i64::from(self.st.ply)),
+        })
+    }
+}
+
+fn next_cell(s: &CellSet, from: usize) -> Option<CellId> {
+    let mut w = from / 64;
+    if w >= 4 {
+        return None;
+    }
+    let mut bits = s.0[w] & (u64::MAX << (from % 64));
+    loop {
+        if bits != 0 {
+            return Some((w * 64 + bits.trailing_zeros() as usize) as CellId);
+        }
+        w += 1;
+        if w >= 4 {
+            return None;
+        }
+        bits = s.0[w];
+    }
+}
+
+#[cold]
+fn runaway(span: Span) -> RunError {
+    RunError {
+        message: format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"),
+        span,
+    }
+}
+
+#[cold]
+fn bug(span: Span) -> RunError {
+    RunError { message: "internal error: a value had an unexpected type".into(), span }
+}

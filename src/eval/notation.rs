@@ -1,0 +1,142 @@
+//! Move notation: printing a move and reading one back.
+//!
+//! A move prints as its choices in order, separated by spaces. Each choice
+//! prints as its `as "label"` (if any) followed by the chosen value: a cell
+//! by name (`c3`), a piece kind by symbol (`K`), a line by its end cells
+//! (`b2-d4`), a player or direction by name, a number in digits. A move with
+//! no choices (a forced pass) prints as `pass`.
+//!
+//! Reading is exact and needs no grammar of its own: the text is compared,
+//! token by token and ignoring case, with the printed form of every legal
+//! move. A text that is the start of one or more legal moves is reported as
+//! incomplete, with the possible continuations.
+
+use super::{Move, RunError, State};
+use crate::ir::{Game, Value, NONE16, NONE8};
+use std::fmt;
+
+/// Why a typed move was not accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    /// Nothing was typed.
+    Empty,
+    /// The text is no legal move here.
+    Illegal {
+        /// What was typed (normalised).
+        text: String,
+        /// How many legal moves there are.
+        legal: usize,
+    },
+    /// The text is the start of legal moves; these tokens may follow.
+    Incomplete {
+        /// What was typed (normalised).
+        text: String,
+        /// Possible next tokens, in move order without repeats.
+        next: Vec<String>,
+    },
+    /// The game is over.
+    GameOver,
+    /// A rule failed while generating moves.
+    Rule(RunError),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Empty => write!(f, "no move given"),
+            MoveError::Illegal { text, legal } => {
+                write!(f, "`{text}` is not a legal move here ({legal} legal moves; `moves` lists them)")
+            }
+            MoveError::Incomplete { text, next } => {
+                let shown: Vec<&str> = next.iter().take(12).map(|s| s.as_str()).collect();
+                let more = if next.len() > 12 { ", ..." } else { "" };
+                write!(f, "`{text}` is not a whole move; it may go on with: {}{more}", shown.join(", "))
+            }
+            MoveError::GameOver => write!(f, "the game is over"),
+            MoveError::Rule(e) => write!(f, "a rule failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// A value as it appears in notation.
+pub fn value_text(g: &Game, v: Value) -> String {
+    match v {
+        Value::Int(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Cell(c) => g.board.names.get(c as usize).cloned().unwrap_or_else(|| "none".into()),
+        Value::Player(p) if p != NONE8 => g.players[p as usize].clone(),
+        Value::Kind(k) if k != NONE16 => g.kinds[k as usize].symbol.clone(),
+        Value::Player(_) | Value::Kind(_) => "none".into(),
+        Value::Dir(d) => g.board.dir_names[d as usize].to_string(),
+        Value::Line(l) => g.board.line_name(l),
+        Value::Cells(s) => {
+            let names: Vec<&str> = s.iter().map(|c| g.board.names[c as usize].as_str()).collect();
+            names.join("-")
+        }
+        Value::Zone(z, p) => {
+            let zone = &g.zones[z as usize];
+            if zone.per_player {
+                format!("{}({})", zone.name, g.players[p as usize])
+            } else {
+                zone.name.clone()
+            }
+        }
+        Value::Dirs => "dirs".into(),
+        Value::Kinds => "kinds".into(),
+        Value::Players => "players".into(),
+        Value::Lines(..) => "lines".into(),
+    }
+}
+
+fn tokens(g: &Game, mv: &Move) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in &mv.choices {
+        if let Some(l) = &g.sites[c.site as usize].label {
+            out.push(l.clone());
+        }
+        out.push(value_text(g, c.value));
+    }
+    if out.is_empty() {
+        out.push("pass".into());
+    }
+    out
+}
+
+/// The move in notation.
+pub fn text(g: &Game, mv: &Move) -> String {
+    tokens(g, mv).join(" ")
+}
+
+/// Reads a move typed in notation.
+pub fn parse(g: &Game, s: &State, input: &str) -> Result<Move, MoveError> {
+    let typed: Vec<String> = input.split_whitespace().map(|t| t.to_ascii_lowercase()).collect();
+    if typed.is_empty() {
+        return Err(MoveError::Empty);
+    }
+    let legal = s.legal_moves(g).map_err(MoveError::Rule)?;
+    if legal.is_empty() {
+        return Err(MoveError::GameOver);
+    }
+    let mut next: Vec<String> = Vec::new();
+    for m in &legal {
+        let t = tokens(g, m);
+        let lower: Vec<String> = t.iter().map(|x| x.to_ascii_lowercase()).collect();
+        if lower == typed {
+            return Ok(m.clone());
+        }
+        if lower.len() > typed.len() && lower[..typed.len()] == typed[..] {
+            let n = &t[typed.len()];
+            if !next.contains(n) {
+                next.push(n.clone());
+            }
+        }
+    }
+    let text = typed.join(" ");
+    if next.is_empty() {
+        Err(MoveError::Illegal { text, legal: legal.len() })
+    } else {
+        Err(MoveError::Incomplete { text, next })
+    }
+}

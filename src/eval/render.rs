@@ -1,0 +1,84 @@
+//! Drawing a position as text for terminals and snapshots.
+
+use super::State;
+use crate::board::Shape;
+use crate::ir::Game;
+
+/// A short tag for each player: the initial of their name, or the seat
+/// number if two names share an initial.
+pub fn player_tags(g: &Game) -> Vec<String> {
+    let initials: Vec<String> =
+        g.players.iter().map(|p| p.chars().next().unwrap_or('?').to_uppercase().collect()).collect();
+    let unique = (0..initials.len()).all(|i| !initials[..i].contains(&initials[i]));
+    if unique {
+        initials
+    } else {
+        (1..=g.players.len()).map(|i| i.to_string()).collect()
+    }
+}
+
+/// The position as text: the board (each piece as player tag + symbol),
+/// the zone counts, and whose turn it is or how the game ended.
+pub fn render(g: &Game, s: &State) -> String {
+    let tags = player_tags(g);
+    let cell = |c: u16| match s.piece(g, c) {
+        Some((p, k)) => format!("{}{}", tags[p as usize], g.kinds[k as usize].symbol),
+        None => ".".to_string(),
+    };
+    let width =
+        g.kinds.iter().map(|k| k.symbol.chars().count()).max().unwrap_or(1) + tags[0].len();
+    let width = width.max(2);
+    let mut out = String::new();
+    match g.board.shape {
+        Shape::Square { width: w, height: h, .. } => {
+            for y in (0..h).rev() {
+                out.push_str(&format!("{:>2} ", y + 1));
+                for x in 0..w {
+                    out.push_str(&format!(" {:<width$}", cell((y * w + x) as u16)));
+                }
+                out.push('\n');
+            }
+            out.push_str("   ");
+            for x in 0..w {
+                out.push_str(&format!(" {:<width$}", (b'a' + x as u8) as char));
+            }
+            out.push('\n');
+        }
+        Shape::HexHex { side } => {
+            let n = side as i32 - 1;
+            let mut c = 0u16;
+            for r in -n..=n {
+                let row = (b'a' + (r + n) as u8) as char;
+                let len = (2 * n + 1 - r.abs()) as usize;
+                out.push_str(&format!("{row} "));
+                out.push_str(&" ".repeat(r.unsigned_abs() as usize * (width + 1) / 2));
+                for _ in 0..len {
+                    out.push_str(&format!(" {:<width$}", cell(c)));
+                    c += 1;
+                }
+                out.push('\n');
+            }
+        }
+    }
+    for (z, zone) in g.zones.iter().enumerate() {
+        let owners: Vec<u8> =
+            if zone.per_player { (0..g.players.len() as u8).collect() } else { vec![0] };
+        for p in owners {
+            let items: Vec<String> = (0..g.kinds.len() as u16)
+                .filter_map(|k| {
+                    let n = s.count(g, z as u16, p, k);
+                    (n > 0).then(|| format!("{}×{n}", g.kinds[k as usize].symbol))
+                })
+                .collect();
+            let owner =
+                if zone.per_player { format!("{} ", g.players[p as usize]) } else { String::new() };
+            let items = if items.is_empty() { "-".to_string() } else { items.join(" ") };
+            out.push_str(&format!("{owner}{}: {items}\n", zone.name));
+        }
+    }
+    match s.ended() {
+        Some(o) => out.push_str(&format!("game over: {}\n", o.describe(g))),
+        None => out.push_str(&format!("to move: {}\n", g.players[s.current() as usize])),
+    }
+    out
+}

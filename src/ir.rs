@@ -1,0 +1,344 @@
+//! The checked, resolved game: what `check` produces and `eval` runs.
+//!
+//! Names are gone: locals are slots in one flat frame, pieces, players,
+//! zones and properties are small integers, `def`s and `action`s are
+//! inlined at their call sites (so they may be used at any argument types,
+//! and recursion is rejected by the checker). A value of [`Game`] can only be
+//! built by `check`, which guarantees that every id is in range and every
+//! expression is well typed.
+
+#![allow(missing_docs)] // variant fields are named for their surface syntax
+
+use crate::board::{Board, CellId, CellSet};
+use crate::source::{Source, Span};
+pub use crate::syntax::ast::{Quant, UnOp};
+
+/// A local variable's index in the evaluation frame.
+pub type Slot = u16;
+
+/// Types of the expression language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    /// Whole numbers.
+    Int,
+    /// `true` / `false`.
+    Bool,
+    /// A board cell, or `none` (off the board).
+    Cell,
+    /// A player, or `none`.
+    Player,
+    /// A piece kind, or `none`.
+    Kind,
+    /// A direction.
+    Dir,
+    /// A straight line of cells.
+    Line,
+    /// A set of cells.
+    Cells,
+    /// A zone of one player (or a shared zone).
+    Zone,
+    /// All directions.
+    Dirs,
+    /// All piece kinds.
+    Kinds,
+    /// All players.
+    Players,
+    /// All lines of one length.
+    Lines,
+    /// The `none` literal before it meets a type.
+    None,
+    /// After an error (suppresses follow-up errors).
+    Error,
+}
+
+impl Ty {
+    /// The type of the elements when iterating a value of this type.
+    pub fn elem(self) -> Option<Ty> {
+        match self {
+            Ty::Cells | Ty::Line => Some(Ty::Cell),
+            Ty::Dirs => Some(Ty::Dir),
+            Ty::Kinds | Ty::Zone => Some(Ty::Kind),
+            Ty::Players => Some(Ty::Player),
+            Ty::Lines => Some(Ty::Line),
+            Ty::Error => Some(Ty::Error),
+            _ => None,
+        }
+    }
+
+    /// The name users see.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Int => "number",
+            Ty::Bool => "condition",
+            Ty::Cell => "cell",
+            Ty::Player => "player",
+            Ty::Kind => "piece kind",
+            Ty::Dir => "direction",
+            Ty::Line => "line",
+            Ty::Cells => "set of cells",
+            Ty::Zone => "zone",
+            Ty::Dirs => "set of directions",
+            Ty::Kinds => "set of piece kinds",
+            Ty::Players => "set of players",
+            Ty::Lines => "set of lines",
+            Ty::None => "`none`",
+            Ty::Error => "unknown",
+        }
+    }
+}
+
+/// The "no player" / "no kind" sentinel.
+pub const NONE8: u8 = u8::MAX;
+/// The "no kind" sentinel.
+pub const NONE16: u16 = u16::MAX;
+
+/// A run-time value. `Copy`, no heap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// A number.
+    Int(i64),
+    /// A condition.
+    Bool(bool),
+    /// A cell ([`crate::board::NO_CELL`] for `none`).
+    Cell(CellId),
+    /// A player ([`NONE8`] for `none`).
+    Player(u8),
+    /// A piece kind ([`NONE16`] for `none`).
+    Kind(u16),
+    /// A direction.
+    Dir(u8),
+    /// A line id.
+    Line(u32),
+    /// A set of cells.
+    Cells(CellSet),
+    /// A zone and its player (0 for shared zones).
+    Zone(u16, u8),
+    /// All directions.
+    Dirs,
+    /// All piece kinds.
+    Kinds,
+    /// All players.
+    Players,
+    /// Line ids `start..end`.
+    Lines(u32, u32),
+}
+
+/// Built-in functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    /// `empty(c)`: on the board and no piece there.
+    Empty,
+    /// `off(c)`: `c` is `none`.
+    Off,
+    /// `owner(c)`: the player owning the piece on `c`, or `none`.
+    Owner,
+    /// `kind(c)`: the kind of the piece on `c`, or `none`.
+    KindOf,
+    /// `step(c, d)`: the neighbour of `c` in direction `d`, or `none`.
+    Step,
+    /// `neighbours(c)`: the cells next to `c`.
+    Neighbours,
+    /// `pieces(p)`: the cells holding `p`'s pieces.
+    Pieces,
+    /// `count(z, k)`: pieces of kind `k` in zone `z`.
+    CountKind,
+    /// `count(z)`: all pieces in zone `z`.
+    CountAll,
+    /// `size(s)`: number of cells in a set or line.
+    Size,
+    /// `contains(s, c)`: whether the set or line holds `c`.
+    Contains,
+    /// `next(p)`: the player after `p` in seat order.
+    Next,
+    /// `min(a, b)`
+    Min,
+    /// `max(a, b)`
+    Max,
+    /// `abs(a)`
+    Abs,
+    /// `cells`: every cell.
+    AllCells,
+    /// `ply`: the number of turns played so far.
+    Ply,
+}
+
+/// A checked expression.
+#[derive(Debug, Clone)]
+pub enum Expr {
+    /// A constant.
+    Const(Value),
+    /// A local.
+    Local(Slot),
+    /// `me`: the player whose turn it is.
+    Me,
+    /// `not e`, `-e`
+    Unary(UnOp, Box<Expr>),
+    /// Binary operators.
+    Binary(BinOp, Box<Expr>, Box<Expr>, Span),
+    /// A built-in function.
+    Builtin(Builtin, Box<[Expr]>),
+    /// A piece property: `strength(k)`.
+    Prop(u16, Box<Expr>),
+    /// A zone: `pool(p)` or a shared `discard`.
+    Zone(u16, Option<Box<Expr>>),
+    /// `lines(k)` with a constant `k`.
+    Lines(u32, u32),
+    /// An inlined `def`: bind the arguments, then evaluate the body.
+    Inline(Box<[(Slot, Expr)]>, Box<Expr>),
+    /// `any x in D: P` and friends.
+    Quant { quant: Quant, slot: Slot, domain: Box<Expr>, body: Option<Box<Expr>> },
+}
+
+/// Checked binary operators (comparison split by nothing: values compare as values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `or`
+    Or,
+    /// `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+}
+
+/// A checked statement with its span (for run-time errors and explanations).
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    /// What it does.
+    pub kind: StmtKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Checked statements.
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// `let x = e`
+    Let(Slot, Expr),
+    /// `choose x in D [where C]`: `site` indexes [`Game::sites`].
+    Choose { site: u16, slot: Slot, domain: Expr, filter: Option<Expr> },
+    /// `for x in D [where C] { ... }`
+    For { slot: Slot, domain: Expr, filter: Option<Expr>, body: Vec<Stmt> },
+    /// `while C { ... }`
+    While { cond: Expr, body: Vec<Stmt> },
+    /// `if C { ... } else { ... }`
+    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
+    /// `require C`
+    Require(Expr),
+    /// `win P`
+    Win(Expr),
+    /// `lose P`
+    Lose(Expr),
+    /// `draw`
+    Draw,
+    /// `pass`
+    Pass,
+    /// `place K of P at C`
+    Place { kind: Expr, owner: Option<Expr>, at: Expr },
+    /// `remove C`
+    Remove(Expr),
+    /// `move C to C`
+    Move { from: Expr, to: Expr },
+    /// `add N K to Z`
+    Add { count: Option<Expr>, kind: Expr, zone: Expr },
+    /// `take N K from Z`
+    Take { count: Option<Expr>, kind: Expr, zone: Expr },
+    /// An inlined action: bind the arguments, then run the body.
+    Block(Vec<(Slot, Expr)>, Vec<Stmt>),
+}
+
+/// A piece kind.
+#[derive(Debug, Clone)]
+pub struct Kind {
+    /// Its name, e.g. `Kitten`.
+    pub name: String,
+    /// Its symbol in notation and on the board, e.g. `K`.
+    pub symbol: String,
+    /// Values of every declared property (0 where not given).
+    pub props: Vec<i64>,
+}
+
+/// A zone declaration.
+#[derive(Debug, Clone)]
+pub struct Zone {
+    /// Its name.
+    pub name: String,
+    /// One per player, or one shared.
+    pub per_player: bool,
+}
+
+/// A decision point of the turn.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// `as "label"`: printed before the chosen value.
+    pub label: Option<String>,
+    /// The chosen value's type.
+    pub ty: Ty,
+    /// The `choose` statement.
+    pub span: Span,
+}
+
+/// A checked game, ready to run.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The source it came from (for run-time reports).
+    pub source: Source,
+    /// `game "..."`
+    pub name: String,
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// Parameters with their final values, in declaration order.
+    pub params: Vec<(String, i64)>,
+    /// The board.
+    pub board: Board,
+    /// Piece kinds.
+    pub kinds: Vec<Kind>,
+    /// Property names.
+    pub props: Vec<String>,
+    /// Zones.
+    pub zones: Vec<Zone>,
+    /// `setup { ... }`
+    pub setup: Vec<Stmt>,
+    /// `turn { ... }`
+    pub turn: Vec<Stmt>,
+    /// `turn { ... }` span.
+    pub turn_span: Span,
+    /// `on no moves { ... }`, if declared.
+    pub no_moves: Option<Vec<Stmt>>,
+    /// Every `choose` of the turn, indexed by site id.
+    pub sites: Vec<Site>,
+    /// Size of the evaluation frame.
+    pub slots: usize,
+}
+
+impl Game {
+    /// Index of the count of `kind` in `zone` of `player` in a state's counter array.
+    #[inline]
+    pub fn counter(&self, zone: u16, player: u8, kind: u16) -> usize {
+        (zone as usize * self.players.len() + player as usize) * self.kinds.len() + kind as usize
+    }
+
+    /// Number of counters a state holds.
+    pub fn counters(&self) -> usize {
+        self.zones.len() * self.players.len() * self.kinds.len()
+    }
+}

@@ -1,0 +1,56 @@
+//! # tabula — games as text
+//!
+//! A game is written in the tabula rules language (`grammar/tabula.pest`,
+//! documented in `docs/language.md`). This library turns such a text into
+//! an exact move generator:
+//!
+//! ```
+//! use tabula::{Game, Source, State, perft};
+//!
+//! let text = r#"
+//!     game "Tic-tac-toe"
+//!     players X, O
+//!     board square 3 by 3 with 8 neighbours
+//!     piece Mark "m"
+//!     turn {
+//!         choose c in cells where empty(c)
+//!         place Mark at c
+//!         if any l in lines(3): all x in l: owner(x) == me { win me }
+//!     }
+//! "#;
+//! let game = Game::load(&Source::new("ttt.game", text), &[]).expect("a valid game");
+//! let start = State::initial(&game).expect("setup runs");
+//! assert_eq!(start.legal_moves(&game).unwrap().len(), 9);
+//! assert_eq!(perft(&game, &start, 2).unwrap(), 72);
+//!
+//! let mv = start.parse_move(&game, "b2").unwrap();
+//! let next = start.play(&game, &mv).unwrap();
+//! assert_eq!(next.legal_moves(&game).unwrap().len(), 8);
+//! ```
+//!
+//! The pipeline is `syntax::parse` (text → AST) → `check::check` (AST →
+//! [`ir::Game`], all problems at once) → [`eval`] (states and moves). The
+//! library does no IO; the `tabula` binary reads files and prints reports.
+
+pub mod board;
+pub mod check;
+pub mod diag;
+pub mod eval;
+pub mod ir;
+pub mod source;
+pub mod syntax;
+pub mod wire;
+
+pub use diag::{Diagnostics, Problem};
+pub use eval::{perft, Move, MoveError, Outcome, RunError, State, Turn};
+pub use ir::Game;
+pub use source::{Source, Span};
+
+impl Game {
+    /// Parses and checks a game text. `overrides` replace parameter values
+    /// (`--set name=value`). All problems of the file are returned together.
+    pub fn load(source: &Source, overrides: &[(String, i64)]) -> Result<Game, Diagnostics> {
+        let file = syntax::parse(source).map_err(|p| Diagnostics::new(p, source))?;
+        check::check(&file, source, overrides).map_err(|p| Diagnostics::new(p, source))
+    }
+}

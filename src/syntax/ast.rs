@@ -1,0 +1,207 @@
+//! The unchecked syntax tree. Every node is spanned; names are strings.
+//! Nothing here is known to be meaningful: that is `check`'s job.
+
+#![allow(missing_docs)] // variant fields are named for their surface syntax
+
+use crate::source::Span;
+
+/// A whole game file.
+#[derive(Debug, Clone)]
+pub struct File {
+    /// Declarations in source order.
+    pub items: Vec<Item>,
+}
+
+/// A name as written, with its span.
+#[derive(Debug, Clone)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A string literal (quotes removed).
+#[derive(Debug, Clone)]
+pub struct Str {
+    /// The text between the quotes.
+    pub text: String,
+    /// The span including the quotes.
+    pub span: Span,
+}
+
+/// A top-level declaration.
+#[derive(Debug, Clone)]
+pub enum Item {
+    /// `game "Name"`
+    Game(Str),
+    /// `players A, B`
+    Players(Vec<Ident>, Span),
+    /// `param name = value [in lo..hi]`
+    Param { name: Ident, value: Expr, range: Option<(Expr, Expr)>, span: Span },
+    /// `board square W by H [with N neighbours]` or `board hexhex N`
+    Board(BoardShape, Span),
+    /// `piece Name ["S"] [{ prop: value, ... }]`
+    Piece { name: Ident, symbol: Option<Str>, props: Vec<(Ident, Expr)>, span: Span },
+    /// `zone name per player` / `zone name shared`
+    Zone { name: Ident, per_player: bool, span: Span },
+    /// `def name(params) = expr`
+    Def { name: Ident, params: Vec<Ident>, body: Expr, span: Span },
+    /// `action name(params) { ... }`
+    Action { name: Ident, params: Vec<Ident>, body: Block, span: Span },
+    /// `setup { ... }`
+    Setup(Block, Span),
+    /// `turn { ... }`
+    Turn(Block, Span),
+    /// `on no moves { ... }`
+    NoMoves(Block, Span),
+}
+
+/// The shape of the board.
+#[derive(Debug, Clone)]
+pub enum BoardShape {
+    /// `square W by H [with N neighbours]`
+    Square { width: Expr, height: Expr, neighbours: Option<Expr> },
+    /// `hexhex N`
+    HexHex { side: Expr },
+}
+
+/// `{ stmt* }`
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Statements in order.
+    pub stmts: Vec<Stmt>,
+    /// The braces and everything between.
+    pub span: Span,
+}
+
+/// A statement with its span.
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    /// What it is.
+    pub kind: StmtKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// Statements of turn, setup and action bodies.
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// `let x = e`
+    Let(Ident, Expr),
+    /// `choose x in D [where C] [as "label"]`
+    Choose { var: Ident, domain: Expr, filter: Option<Expr>, label: Option<Str> },
+    /// `for x in D [where C] { ... }`
+    For { var: Ident, domain: Expr, filter: Option<Expr>, body: Block },
+    /// `while C { ... }`
+    While { cond: Expr, body: Block },
+    /// `if C { ... } [else ...]`
+    If { cond: Expr, then: Block, otherwise: Option<Block> },
+    /// `require C [else "message"]`
+    Require { cond: Expr, message: Option<Str> },
+    /// `win P`
+    Win(Expr),
+    /// `lose P`
+    Lose(Expr),
+    /// `draw`
+    Draw,
+    /// `pass`
+    Pass,
+    /// `place K [of P] at C`
+    Place { kind: Expr, owner: Option<Expr>, at: Expr },
+    /// `remove C`
+    Remove(Expr),
+    /// `move C to C`
+    Move { from: Expr, to: Expr },
+    /// `add [N] K to Z`
+    Add { count: Option<Expr>, kind: Expr, zone: Expr },
+    /// `take [N] K from Z`
+    Take { count: Option<Expr>, kind: Expr, zone: Expr },
+    /// `name(args)`: run an action
+    Call(Ident, Vec<Expr>),
+}
+
+/// An expression with its span.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `not`
+    Not,
+    /// `-`
+    Neg,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `or`
+    Or,
+    /// `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+}
+
+/// Quantifiers: `any x in D: P` and friends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quant {
+    /// `any x in D: P` — some element satisfies P
+    Any,
+    /// `all x in D: P` — every element satisfies P
+    All,
+    /// `none x in D: P` — no element satisfies P
+    None,
+    /// `count x in D[: P]` — how many elements (satisfy P)
+    Count,
+    /// `sum x in D: E`
+    Sum,
+    /// `max x in D: E` (0 for an empty domain)
+    Max,
+    /// `min x in D: E` (0 for an empty domain)
+    Min,
+}
+
+/// Expression forms.
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// `42`
+    Int(i64),
+    /// `name`
+    Name(String),
+    /// `f(a, b)`
+    Call(Ident, Vec<Expr>),
+    /// `not e`, `-e`
+    Unary(UnOp, Box<Expr>),
+    /// `a + b`, `a and b`, ...
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `any x in D: P`
+    Quant { quant: Quant, var: Ident, domain: Box<Expr>, body: Option<Box<Expr>> },
+}

@@ -1,0 +1,388 @@
+//! Parse tree to AST, one function per grammar rule (as in pest_meta).
+//!
+//! A pair that does not have the shape the grammar promises is a bug in this
+//! file, not a user error: `next` panics naming the rule it expected. User
+//! problems found here (a number too large, nesting too deep) are collected.
+
+use super::ast::*;
+use super::{Rule, MAX_DEPTH};
+use crate::diag::Problem;
+use crate::source::Span;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::sync::LazyLock;
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::or_op, Assoc::Left))
+        .op(Op::infix(Rule::and_op, Assoc::Left))
+        .op(Op::prefix(Rule::not_op))
+        .op(Op::infix(Rule::eq_op, Assoc::Left)
+            | Op::infix(Rule::ne_op, Assoc::Left)
+            | Op::infix(Rule::lt_op, Assoc::Left)
+            | Op::infix(Rule::le_op, Assoc::Left)
+            | Op::infix(Rule::gt_op, Assoc::Left)
+            | Op::infix(Rule::ge_op, Assoc::Left))
+        .op(Op::infix(Rule::add_op, Assoc::Left) | Op::infix(Rule::sub_op, Assoc::Left))
+        .op(Op::infix(Rule::mul_op, Assoc::Left)
+            | Op::infix(Rule::div_op, Assoc::Left)
+            | Op::infix(Rule::mod_op, Assoc::Left))
+        .op(Op::prefix(Rule::neg_op))
+});
+
+struct Lower {
+    problems: Vec<Problem>,
+    depth: usize,
+}
+
+fn span(p: &Pair<Rule>) -> Span {
+    Span::new(p.as_span().start(), p.as_span().end())
+}
+
+/// The next pair, which the grammar guarantees to be `expected`.
+fn next<'i>(pairs: &mut Pairs<'i, Rule>, expected: Rule) -> Pair<'i, Rule> {
+    match pairs.next() {
+        Some(p) if p.as_rule() == expected => p,
+        other => panic!(
+            "grammar/lowering mismatch: expected {expected:?}, found {:?}",
+            other.map(|p| p.as_rule())
+        ),
+    }
+}
+
+pub(super) fn file(mut pairs: Pairs<Rule>) -> Result<File, Vec<Problem>> {
+    let file_pair = next(&mut pairs, Rule::file);
+    let mut l = Lower { problems: Vec::new(), depth: 0 };
+    let mut items = Vec::new();
+    for p in file_pair.into_inner() {
+        if p.as_rule() == Rule::EOI {
+            break;
+        }
+        items.push(l.item(p));
+    }
+    if l.problems.is_empty() {
+        Ok(File { items })
+    } else {
+        Err(l.problems)
+    }
+}
+
+impl Lower {
+    fn ident(&self, p: Pair<Rule>) -> Ident {
+        Ident { name: p.as_str().to_string(), span: span(&p) }
+    }
+
+    fn string(&self, p: Pair<Rule>) -> Str {
+        let s = p.as_str();
+        Str { text: s[1..s.len() - 1].to_string(), span: span(&p) }
+    }
+
+    fn item(&mut self, p: Pair<Rule>) -> Item {
+        let sp = span(&p);
+        let rule = p.as_rule();
+        let mut inner = p.into_inner();
+        match rule {
+            Rule::game_decl => Item::Game(self.string(next(&mut inner, Rule::string))),
+            Rule::players_decl => Item::Players(inner.map(|i| self.ident(i)).collect(), sp),
+            Rule::param_decl => {
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let value = self.expr(next(&mut inner, Rule::expr));
+                let range = match inner.next() {
+                    Some(lo) => {
+                        let lo = self.expr(lo);
+                        let hi = self.expr(next(&mut inner, Rule::expr));
+                        Some((lo, hi))
+                    }
+                    None => None,
+                };
+                Item::Param { name, value, range, span: sp }
+            }
+            Rule::board_decl => {
+                let shape = match inner.next() {
+                    Some(s) if s.as_rule() == Rule::square_board => {
+                        let mut i = s.into_inner();
+                        let width = self.expr(next(&mut i, Rule::expr));
+                        let height = self.expr(next(&mut i, Rule::expr));
+                        let neighbours = i.next().map(|e| self.expr(e));
+                        BoardShape::Square { width, height, neighbours }
+                    }
+                    Some(s) => {
+                        let mut i = s.into_inner();
+                        BoardShape::HexHex { side: self.expr(next(&mut i, Rule::expr)) }
+                    }
+                    None => panic!("grammar/lowering mismatch: board without shape"),
+                };
+                Item::Board(shape, sp)
+            }
+            Rule::piece_decl => {
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let mut symbol = None;
+                let mut props = Vec::new();
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::string => symbol = Some(self.string(q)),
+                        _ => {
+                            let mut i = q.into_inner();
+                            let n = self.ident(next(&mut i, Rule::ident));
+                            let v = self.expr(next(&mut i, Rule::expr));
+                            props.push((n, v));
+                        }
+                    }
+                }
+                Item::Piece { name, symbol, props, span: sp }
+            }
+            Rule::zone_decl => {
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let per_player = inner.next().map(|p| p.as_rule()) == Some(Rule::per_player);
+                Item::Zone { name, per_player, span: sp }
+            }
+            Rule::def_decl => {
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let mut params = Vec::new();
+                let mut body = None;
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::params => params = q.into_inner().map(|i| self.ident(i)).collect(),
+                        _ => body = Some(self.expr(q)),
+                    }
+                }
+                let body = body.unwrap_or_else(|| panic!("grammar/lowering mismatch: def body"));
+                Item::Def { name, params, body, span: sp }
+            }
+            Rule::action_decl => {
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let mut params = Vec::new();
+                let mut body = None;
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::params => params = q.into_inner().map(|i| self.ident(i)).collect(),
+                        _ => body = Some(self.block(q)),
+                    }
+                }
+                let body = body.unwrap_or_else(|| panic!("grammar/lowering mismatch: action body"));
+                Item::Action { name, params, body, span: sp }
+            }
+            Rule::setup_decl => Item::Setup(self.block(next(&mut inner, Rule::block)), sp),
+            Rule::turn_decl => Item::Turn(self.block(next(&mut inner, Rule::block)), sp),
+            Rule::nomoves_decl => Item::NoMoves(self.block(next(&mut inner, Rule::block)), sp),
+            r => panic!("grammar/lowering mismatch: unexpected item {r:?}"),
+        }
+    }
+
+    fn enter(&mut self, sp: Span) -> bool {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            if self.depth == MAX_DEPTH + 1 {
+                self.problems.push(
+                    Problem::new(
+                        "tabula::syntax::too_deep",
+                        "nesting too deep",
+                        sp,
+                        format!("more than {MAX_DEPTH} levels of nesting"),
+                    )
+                    .help("split the rule into named `def`s or `action`s"),
+                );
+            }
+            return false;
+        }
+        true
+    }
+
+    fn block(&mut self, p: Pair<Rule>) -> Block {
+        let sp = span(&p);
+        if !self.enter(sp) {
+            self.depth -= 1;
+            return Block { stmts: Vec::new(), span: sp };
+        }
+        let stmts = p.into_inner().map(|s| self.stmt(s)).collect();
+        self.depth -= 1;
+        Block { stmts, span: sp }
+    }
+
+    fn opt_where(&mut self, inner: &mut Pairs<Rule>) -> Option<Expr> {
+        if inner.peek().map(|p| p.as_rule()) == Some(Rule::where_clause) {
+            let w = next(inner, Rule::where_clause);
+            Some(self.expr(next(&mut w.into_inner(), Rule::expr)))
+        } else {
+            None
+        }
+    }
+
+    fn stmt(&mut self, p: Pair<Rule>) -> Stmt {
+        let sp = span(&p);
+        let rule = p.as_rule();
+        let mut inner = p.into_inner();
+        let kind = match rule {
+            Rule::let_stmt => {
+                let v = self.ident(next(&mut inner, Rule::ident));
+                StmtKind::Let(v, self.expr(next(&mut inner, Rule::expr)))
+            }
+            Rule::choose_stmt => {
+                let var = self.ident(next(&mut inner, Rule::ident));
+                let domain = self.expr(next(&mut inner, Rule::expr));
+                let filter = self.opt_where(&mut inner);
+                let label = inner
+                    .next()
+                    .map(|a| self.string(next(&mut a.into_inner(), Rule::string)));
+                StmtKind::Choose { var, domain, filter, label }
+            }
+            Rule::for_stmt => {
+                let var = self.ident(next(&mut inner, Rule::ident));
+                let domain = self.expr(next(&mut inner, Rule::expr));
+                let filter = self.opt_where(&mut inner);
+                let body = self.block(next(&mut inner, Rule::block));
+                StmtKind::For { var, domain, filter, body }
+            }
+            Rule::while_stmt => {
+                let cond = self.expr(next(&mut inner, Rule::expr));
+                StmtKind::While { cond, body: self.block(next(&mut inner, Rule::block)) }
+            }
+            Rule::if_stmt => {
+                let cond = self.expr(next(&mut inner, Rule::expr));
+                let then = self.block(next(&mut inner, Rule::block));
+                let otherwise = inner.next().map(|e| match e.as_rule() {
+                    Rule::block => self.block(e),
+                    _ => {
+                        let s = self.stmt(e);
+                        Block { span: s.span, stmts: vec![s] }
+                    }
+                });
+                StmtKind::If { cond, then, otherwise }
+            }
+            Rule::require_stmt => {
+                let cond = self.expr(next(&mut inner, Rule::expr));
+                StmtKind::Require { cond, message: inner.next().map(|s| self.string(s)) }
+            }
+            Rule::win_stmt => StmtKind::Win(self.expr(next(&mut inner, Rule::expr))),
+            Rule::lose_stmt => StmtKind::Lose(self.expr(next(&mut inner, Rule::expr))),
+            Rule::draw_stmt => StmtKind::Draw,
+            Rule::pass_stmt => StmtKind::Pass,
+            Rule::place_stmt => {
+                let kind = self.expr(next(&mut inner, Rule::expr));
+                let mut owner = None;
+                if inner.peek().map(|p| p.as_rule()) == Some(Rule::of_clause) {
+                    let o = next(&mut inner, Rule::of_clause);
+                    owner = Some(self.expr(next(&mut o.into_inner(), Rule::expr)));
+                }
+                let at = self.expr(next(&mut inner, Rule::expr));
+                StmtKind::Place { kind, owner, at }
+            }
+            Rule::remove_stmt => StmtKind::Remove(self.expr(next(&mut inner, Rule::expr))),
+            Rule::move_stmt => {
+                let from = self.expr(next(&mut inner, Rule::expr));
+                StmtKind::Move { from, to: self.expr(next(&mut inner, Rule::expr)) }
+            }
+            Rule::add_stmt | Rule::take_stmt => {
+                let mut es: Vec<Expr> = inner.map(|e| self.expr(e)).collect();
+                let zone = es.pop().unwrap_or_else(|| panic!("grammar/lowering mismatch: zone"));
+                let kind = es.pop().unwrap_or_else(|| panic!("grammar/lowering mismatch: kind"));
+                let count = es.pop();
+                if rule == Rule::add_stmt {
+                    StmtKind::Add { count, kind, zone }
+                } else {
+                    StmtKind::Take { count, kind, zone }
+                }
+            }
+            Rule::call_stmt => {
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let args = match inner.next() {
+                    Some(a) => a.into_inner().map(|e| self.expr(e)).collect(),
+                    None => Vec::new(),
+                };
+                StmtKind::Call(name, args)
+            }
+            r => panic!("grammar/lowering mismatch: unexpected statement {r:?}"),
+        };
+        Stmt { kind, span: sp }
+    }
+
+    fn expr(&mut self, p: Pair<Rule>) -> Expr {
+        let sp = span(&p);
+        if !self.enter(sp) {
+            self.depth -= 1;
+            return Expr { kind: ExprKind::Int(0), span: sp };
+        }
+        let e = self.pratt(p.into_inner());
+        self.depth -= 1;
+        e
+    }
+
+    fn pratt(&mut self, pairs: Pairs<Rule>) -> Expr {
+        PRATT
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let sp = span(&op).to(rhs.span);
+                let u = if op.as_rule() == Rule::not_op { UnOp::Not } else { UnOp::Neg };
+                Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span: sp }
+            })
+            .map_infix(|lhs, op, rhs| {
+                let sp = lhs.span.to(rhs.span);
+                let b = match op.as_rule() {
+                    Rule::or_op => BinOp::Or,
+                    Rule::and_op => BinOp::And,
+                    Rule::eq_op => BinOp::Eq,
+                    Rule::ne_op => BinOp::Ne,
+                    Rule::lt_op => BinOp::Lt,
+                    Rule::le_op => BinOp::Le,
+                    Rule::gt_op => BinOp::Gt,
+                    Rule::ge_op => BinOp::Ge,
+                    Rule::add_op => BinOp::Add,
+                    Rule::sub_op => BinOp::Sub,
+                    Rule::mul_op => BinOp::Mul,
+                    Rule::div_op => BinOp::Div,
+                    Rule::mod_op => BinOp::Rem,
+                    r => panic!("grammar/lowering mismatch: operator {r:?}"),
+                };
+                Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span: sp }
+            })
+            .parse(pairs)
+    }
+
+    fn primary(&mut self, p: Pair<Rule>) -> Expr {
+        let sp = span(&p);
+        let kind = match p.as_rule() {
+            Rule::int => match p.as_str().parse::<i64>() {
+                Ok(n) if n <= i64::from(i32::MAX) => ExprKind::Int(n),
+                _ => {
+                    self.problems.push(Problem::new(
+                        "tabula::syntax::number",
+                        "number too large",
+                        sp,
+                        "this does not fit in 32 bits",
+                    ));
+                    ExprKind::Int(0)
+                }
+            },
+            Rule::ident => ExprKind::Name(p.as_str().to_string()),
+            Rule::expr => return self.expr(p),
+            Rule::call => {
+                let mut inner = p.into_inner();
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let args = match inner.next() {
+                    Some(a) => a.into_inner().map(|e| self.expr(e)).collect(),
+                    None => Vec::new(),
+                };
+                ExprKind::Call(name, args)
+            }
+            Rule::quant => {
+                let mut inner = p.into_inner();
+                let q = next(&mut inner, Rule::quant_kw);
+                let quant = match q.as_str().trim() {
+                    "any" => Quant::Any,
+                    "all" => Quant::All,
+                    "none" => Quant::None,
+                    "count" => Quant::Count,
+                    "sum" => Quant::Sum,
+                    "max" => Quant::Max,
+                    _ => Quant::Min,
+                };
+                let var = self.ident(next(&mut inner, Rule::ident));
+                let domain = Box::new(self.expr(next(&mut inner, Rule::expr)));
+                let body = inner.next().map(|b| Box::new(self.expr(b)));
+                ExprKind::Quant { quant, var, domain, body }
+            }
+            r => panic!("grammar/lowering mismatch: unexpected primary {r:?}"),
+        };
+        Expr { kind, span: sp }
+    }
+}

@@ -1,0 +1,1 @@
+//! Positions and moves as text and serde values.

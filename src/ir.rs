@@ -128,6 +128,8 @@ pub enum Value {
 pub enum Builtin {
     /// `empty(c)`: on the board and no piece there.
     Empty,
+    /// `occupied(c)`: on the board and holding a piece.
+    Occupied,
     /// `off(c)`: `c` is `none`.
     Off,
     /// `owner(c)`: the player owning the piece on `c`, or `none`.

@@ -39,10 +39,11 @@ pub mod eval;
 pub mod ir;
 pub mod source;
 pub mod syntax;
+pub mod rng;
 pub mod wire;
 
 pub use diag::{Diagnostics, Problem};
-pub use eval::{perft, Move, MoveError, Outcome, RunError, State, Turn};
+pub use eval::{perft, playout, render, Move, MoveError, Outcome, Playout, RunError, State, Turn};
 pub use ir::Game;
 pub use source::{Source, Span};
 

@@ -1,1 +1,401 @@
-fn main() {}
+//! The `tabula` command line: check a game file, list moves, count perft,
+//! run random playouts, benchmark, and play against the engine.
+//!
+//! This is the only place that reads files, prints and renders miette
+//! reports; everything else is in the library.
+
+use clap::{Parser, Subcommand};
+use miette::{miette, IntoDiagnostic, Result};
+use std::io::{BufRead, Write};
+use std::time::Instant;
+use tabula::rng::Rng;
+use tabula::wire::{MoveRepr, StateRepr};
+use tabula::{perft, playout, render, Game, Move, Outcome, Source, State};
+
+#[derive(Parser)]
+#[command(name = "tabula", version, about = "Games written as text: check, explore and play them")]
+struct Cli {
+    /// Set a game parameter, e.g. `--set size=8` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE", global = true)]
+    set: Vec<String>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct From {
+    /// Moves to play from the start first, in notation, separated by `,` or `;`
+    /// (e.g. `--after "K c3, K d4"`); a single move may also use spaces.
+    #[arg(long, value_name = "MOVES")]
+    after: Option<String>,
+    /// Start from a position file instead of the initial position.
+    #[arg(long, value_name = "FILE")]
+    position: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a game file and report every problem.
+    Check { file: String },
+    /// Show a position.
+    Show {
+        file: String,
+        #[command(flatten)]
+        from: From,
+        /// Print the position as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the legal moves of a position.
+    Moves {
+        file: String,
+        #[command(flatten)]
+        from: From,
+        /// Print the moves as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count move paths of exactly DEPTH turns.
+    Perft {
+        file: String,
+        depth: u32,
+        #[command(flatten)]
+        from: From,
+        /// Also print the count below each first move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Run random playouts and print statistics.
+    Playout {
+        file: String,
+        /// Number of games.
+        #[arg(short = 'n', default_value_t = 100)]
+        n: u32,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop a game after this many turns and count it unfinished.
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+    },
+    /// Measure playouts per second and perft speed.
+    Bench {
+        file: String,
+        /// Number of playouts.
+        #[arg(short = 'n', default_value_t = 200)]
+        n: u32,
+        /// Perft depth to time.
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+    },
+    /// Play in the terminal against the engine (a random player).
+    Play {
+        file: String,
+        /// The players you control, by name or seat number (repeatable).
+        /// Default: the first player. `--watch` lets the engine play all.
+        #[arg(long = "as", value_name = "PLAYER")]
+        seats: Vec<String>,
+        /// Let the engine play every seat.
+        #[arg(long)]
+        watch: bool,
+        /// Random seed of the engine.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        from: From,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(cli) {
+        eprintln!("{e:?}");
+        std::process::exit(1);
+    }
+}
+
+fn overrides(set: &[String]) -> Result<Vec<(String, i64)>> {
+    set.iter()
+        .map(|s| {
+            let (k, v) = s
+                .split_once('=')
+                .ok_or_else(|| miette!(help = "write `--set name=value`", "`--set {s}`: missing `=`"))?;
+            let v: i64 = v.trim().parse().map_err(|_| {
+                miette!(help = "parameters are whole numbers", "`--set {s}`: `{v}` is not a number")
+            })?;
+            Ok((k.trim().to_string(), v))
+        })
+        .collect()
+}
+
+fn load(file: &str, set: &[String]) -> Result<Game> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| miette!("cannot read `{file}`: {e}"))?;
+    let source = Source::new(file, text);
+    match Game::load(&source, &overrides(set)?) {
+        Ok(g) => Ok(g),
+        Err(diags) => {
+            let n = diags.problems.len();
+            for p in diags.problems {
+                eprintln!("{:?}", miette::Report::new(p));
+            }
+            Err(miette!("{file}: {n} problem{} found", if n == 1 { "" } else { "s" }))
+        }
+    }
+}
+
+fn run_err(g: &Game, e: tabula::RunError) -> miette::Report {
+    miette::Report::new(e.to_problem(g))
+}
+
+fn split_moves(text: &str) -> Vec<&str> {
+    text.split([',', ';']).map(str::trim).filter(|m| !m.is_empty()).collect()
+}
+
+fn start(g: &Game, from: &From) -> Result<State> {
+    let mut s = match &from.position {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| miette!("cannot read `{p}`: {e}"))?;
+            State::from_text(g, &text).map_err(|e| miette!("{p}: {e}"))?
+        }
+        None => State::initial(g).map_err(|e| run_err(g, e))?,
+    };
+    if let Some(after) = &from.after {
+        for (i, m) in split_moves(after).into_iter().enumerate() {
+            let mv = s
+                .parse_move(g, m)
+                .map_err(|e| miette!("--after, move {} (`{m}`): {e}", i + 1))?;
+            s = s.play(g, &mv).map_err(|e| miette!("--after, move {}: {e}", i + 1))?;
+        }
+    }
+    Ok(s)
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Check { file } => {
+            let g = load(&file, &cli.set)?;
+            State::initial(&g).map_err(|e| run_err(&g, e))?;
+            println!(
+                "{file}: ok — \"{}\", {} players, {} cells, {} piece kinds, {} decision points",
+                g.name,
+                g.players.len(),
+                g.board.len(),
+                g.kinds.len(),
+                g.sites.len()
+            );
+        }
+        Command::Show { file, from, json } => {
+            let g = load(&file, &cli.set)?;
+            let s = start(&g, &from)?;
+            if json {
+                let repr = StateRepr::new(&g, &s);
+                println!("{}", serde_json::to_string_pretty(&repr).into_diagnostic()?);
+            } else {
+                print!("{}", render(&g, &s));
+            }
+        }
+        Command::Moves { file, from, json } => {
+            let g = load(&file, &cli.set)?;
+            let s = start(&g, &from)?;
+            let moves = s.legal_moves(&g).map_err(|e| run_err(&g, e))?;
+            if json {
+                let reprs: Vec<MoveRepr> = moves.iter().map(|m| MoveRepr::new(&g, m)).collect();
+                println!("{}", serde_json::to_string_pretty(&reprs).into_diagnostic()?);
+            } else {
+                for m in &moves {
+                    println!("{}", State::move_text(&g, m));
+                }
+                if moves.is_empty() {
+                    match s.outcome(&g).map_err(|e| run_err(&g, e))? {
+                        Some(o) => println!("(no moves: game over, {})", o.describe(&g)),
+                        None => println!("(no moves)"),
+                    }
+                }
+            }
+        }
+        Command::Perft { file, depth, from, divide } => {
+            let g = load(&file, &cli.set)?;
+            let s = start(&g, &from)?;
+            let t = Instant::now();
+            let n = if divide && depth > 0 {
+                let mut total = 0;
+                for m in s.legal_moves(&g).map_err(|e| run_err(&g, e))? {
+                    let mut t = s.clone();
+                    t.play_unchecked(&g, &m).map_err(|e| run_err(&g, e))?;
+                    let k = perft(&g, &t, depth - 1).map_err(|e| run_err(&g, e))?;
+                    println!("{}: {k}", State::move_text(&g, &m));
+                    total += k;
+                }
+                total
+            } else {
+                perft(&g, &s, depth).map_err(|e| run_err(&g, e))?
+            };
+            let secs = t.elapsed().as_secs_f64();
+            println!("perft({depth}) = {n}");
+            eprintln!("{:.3}s, {:.0} nodes/s", secs, n as f64 / secs.max(1e-9));
+        }
+        Command::Playout { file, n, seed, max_plies } => {
+            let g = load(&file, &cli.set)?;
+            let s0 = State::initial(&g).map_err(|e| run_err(&g, e))?;
+            let mut rng = Rng::new(seed);
+            let t = Instant::now();
+            let (mut plies, mut branching, mut decisions) = (0u64, 0u64, 0u64);
+            let mut wins = vec![0u32; g.players.len()];
+            let (mut draws, mut shared, mut unfinished) = (0u32, 0u32, 0u32);
+            for _ in 0..n {
+                let p = playout(&g, &s0, &mut rng, max_plies).map_err(|e| run_err(&g, e))?;
+                plies += u64::from(p.plies);
+                branching += p.branching;
+                decisions += u64::from(p.plies);
+                match p.outcome {
+                    Some(Outcome::Win(w)) => wins[w as usize] += 1,
+                    Some(Outcome::Draw) => draws += 1,
+                    Some(Outcome::Shared(m)) => {
+                        shared += 1;
+                        for (i, w) in wins.iter_mut().enumerate() {
+                            if m & (1 << i) != 0 {
+                                *w += 1;
+                            }
+                        }
+                    }
+                    None => unfinished += 1,
+                }
+            }
+            let secs = t.elapsed().as_secs_f64();
+            println!("game: {}", g.name);
+            println!("games: {n} (seed {seed}, cap {max_plies} turns)");
+            println!("mean length: {:.2} turns", plies as f64 / f64::from(n.max(1)));
+            println!("mean branching factor: {:.2}", branching as f64 / decisions.max(1) as f64);
+            for (i, p) in g.players.iter().enumerate() {
+                println!("wins {p}: {}", wins[i]);
+            }
+            println!("draws: {draws}");
+            if shared > 0 {
+                println!("shared wins: {shared}");
+            }
+            println!("unfinished: {unfinished}");
+            println!("playouts/s: {:.1}", f64::from(n) / secs.max(1e-9));
+        }
+        Command::Bench { file, n, depth } => {
+            let g = load(&file, &cli.set)?;
+            let s0 = State::initial(&g).map_err(|e| run_err(&g, e))?;
+            let mut rng = Rng::new(1);
+            let t = Instant::now();
+            let mut moves = 0u64;
+            for _ in 0..n {
+                moves += u64::from(playout(&g, &s0, &mut rng, 1000).map_err(|e| run_err(&g, e))?.plies);
+            }
+            let secs = t.elapsed().as_secs_f64().max(1e-9);
+            let t2 = Instant::now();
+            let nodes = perft(&g, &s0, depth).map_err(|e| run_err(&g, e))?;
+            let psecs = t2.elapsed().as_secs_f64().max(1e-9);
+            println!("game, playouts/s, moves/s, playouts, perft depth, perft nodes, perft nodes/s");
+            println!(
+                "{}, {:.1}, {:.0}, {n}, {depth}, {nodes}, {:.0}",
+                g.name,
+                f64::from(n) / secs,
+                moves as f64 / secs,
+                nodes as f64 / psecs
+            );
+        }
+        Command::Play { file, seats, watch, seed, from } => {
+            let g = load(&file, &cli.set)?;
+            let s = start(&g, &from)?;
+            play(&g, s, &seats, watch, seed)?;
+        }
+    }
+    Ok(())
+}
+
+fn play(g: &Game, mut s: State, seats: &[String], watch: bool, seed: u64) -> Result<()> {
+    let mut human = vec![false; g.players.len()];
+    if !watch {
+        if seats.is_empty() {
+            human[0] = true;
+        }
+        for seat in seats {
+            let i = g
+                .players
+                .iter()
+                .position(|p| p.eq_ignore_ascii_case(seat))
+                .or_else(|| seat.parse::<usize>().ok().filter(|&i| i >= 1 && i <= g.players.len()).map(|i| i - 1))
+                .ok_or_else(|| miette!(help = format!("players: {}", g.players.join(", ")), "no player `{seat}`"))?;
+            human[i] = true;
+        }
+    }
+    let mut rng = Rng::new(seed);
+    let mut history: Vec<State> = Vec::new();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!("{} — type a move in notation, or `help`.", g.name);
+    loop {
+        println!();
+        print!("{}", render(g, &s));
+        let moves = s.legal_moves(g).map_err(|e| run_err(g, e))?;
+        if moves.is_empty() {
+            match s.outcome(g).map_err(|e| run_err(g, e))? {
+                Some(o) => println!("Game over: {}.", o.describe(g)),
+                None => println!("Game over."),
+            }
+            return Ok(());
+        }
+        let me = s.current() as usize;
+        let mv: Move = if human[me] {
+            print!("{}> ", g.players[me]);
+            std::io::stdout().flush().into_diagnostic()?;
+            let Some(line) = lines.next() else {
+                println!("\n(end of input: game left unfinished)");
+                return Ok(());
+            };
+            let line = line.into_diagnostic()?;
+            let cmd = line.trim();
+            match cmd {
+                "" => continue,
+                "quit" | "exit" => return Ok(()),
+                "help" => {
+                    println!("Type a move as the list shows it (e.g. the first one below).");
+                    println!("Commands: moves (list legal moves), undo (take back your last move), quit.");
+                    if let Some(m) = moves.first() {
+                        println!("Example: {}", State::move_text(g, m));
+                    }
+                    continue;
+                }
+                "moves" => {
+                    let texts: Vec<String> = moves.iter().map(|m| State::move_text(g, m)).collect();
+                    println!("{} legal moves: {}", texts.len(), texts.join(", "));
+                    continue;
+                }
+                "undo" => {
+                    // Back to the previous position where a person was to move.
+                    let mut undone = false;
+                    while let Some(prev) = history.pop() {
+                        let who = prev.current() as usize;
+                        s = prev;
+                        if human[who] {
+                            undone = true;
+                            break;
+                        }
+                    }
+                    if !undone {
+                        println!("Nothing to undo.");
+                    }
+                    continue;
+                }
+                _ => match s.parse_move(g, cmd) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        println!("{e}");
+                        continue;
+                    }
+                },
+            }
+        } else {
+            let m = moves[rng.below(moves.len())].clone();
+            println!("{} plays {}", g.players[me], State::move_text(g, &m));
+            m
+        };
+        history.push(s.clone());
+        s.play_unchecked(g, &mv).map_err(|e| run_err(g, e))?;
+    }
+}

@@ -10,7 +10,7 @@ use crate::syntax::ast::{self, BinOp as B, ExprKind, Quant};
 /// Names the language defines (used for suggestions and in the docs).
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "me", "opponent", "none", "true", "false", "cells", "dirs", "kinds", "players", "ply",
-    "empty", "off", "owner", "kind", "step", "neighbours", "pieces", "count", "size",
+    "empty", "occupied", "off", "owner", "kind", "step", "neighbours", "pieces", "count", "size",
     "contains", "next", "min", "max", "abs", "lines",
 ];
 
@@ -251,6 +251,7 @@ impl<'a> Checker<'a> {
         let sig: (&[Ty], Ty, Builtin) = match f.name.as_str() {
             "empty" => (&[Cell], Bool, Builtin::Empty),
             "off" => (&[Cell], Bool, Builtin::Off),
+            "occupied" => (&[Cell], Bool, Builtin::Occupied),
             "owner" => (&[Cell], Player, Builtin::Owner),
             "kind" => (&[Cell], Kind, Builtin::KindOf),
             "step" => (&[Cell, Dir], Cell, Builtin::Step),

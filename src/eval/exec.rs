@@ -415,6 +415,10 @@ impl<'g, 's> Exec<'g, 's> {
                 let c = self.cell(&args[0])?;
                 Value::Bool(c != NO_CELL && self.st.data[c as usize] == 0)
             }
+            Builtin::Occupied => {
+                let c = self.cell(&args[0])?;
+                Value::Bool(c != NO_CELL && self.st.data[c as usize] != 0)
+            }
             Builtin::Off => Value::Bool(self.cell(&args[0])? == NO_CELL),
             Builtin::Owner => {
                 let c = self.cell(&args[0])?;

@@ -20,10 +20,13 @@
 
 mod exec;
 mod notation;
+mod playout;
 mod render;
 
 pub use notation::MoveError;
-pub use render::render;
+pub use notation::value_text;
+pub use playout::{playout, Playout};
+pub use render::{player_tags, render};
 
 use crate::board::NO_CELL;
 use crate::diag::Problem;

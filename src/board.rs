@@ -87,6 +87,9 @@ pub enum Shape {
     },
 }
 
+/// Coordinates, names, direction names, direction vectors, line axes.
+type Geometry = (Vec<(i32, i32)>, Vec<String>, Vec<&'static str>, Vec<(i32, i32)>, Vec<usize>);
+
 /// A straight run of cells along one axis.
 #[derive(Debug, Clone)]
 pub struct Line {
@@ -120,13 +123,7 @@ pub struct Board {
 impl Board {
     /// Builds the geometry; `Err` explains why the shape is not allowed.
     pub fn new(shape: Shape) -> Result<Board, String> {
-        let (coords, names, dir_names, dir_vecs, axes): (
-            Vec<(i32, i32)>,
-            Vec<String>,
-            Vec<&'static str>,
-            Vec<(i32, i32)>,
-            Vec<usize>,
-        ) = match shape {
+        let (coords, names, dir_names, dir_vecs, axes): Geometry = match shape {
             Shape::Square { width, height, neighbours } => {
                 if width == 0 || height == 0 || width > 26 {
                     return Err("a square board has 1 to 26 files and at least 1 rank".into());
@@ -140,7 +137,11 @@ impl Board {
                     }
                 }
                 let (dn, dv, axes) = match neighbours {
-                    4 => (vec!["n", "e", "s", "w"], vec![(0, 1), (1, 0), (0, -1), (-1, 0)], vec![1, 0]),
+                    4 => (
+                        vec!["n", "e", "s", "w"],
+                        vec![(0, 1), (1, 0), (0, -1), (-1, 0)],
+                        vec![1, 0],
+                    ),
                     8 => (
                         vec!["n", "ne", "e", "se", "s", "sw", "w", "nw"],
                         vec![(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)],

@@ -37,9 +37,9 @@ pub mod check;
 pub mod diag;
 pub mod eval;
 pub mod ir;
+pub mod rng;
 pub mod source;
 pub mod syntax;
-pub mod rng;
 pub mod wire;
 
 pub use diag::{Diagnostics, Problem};

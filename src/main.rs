@@ -117,9 +117,9 @@ fn main() {
 fn overrides(set: &[String]) -> Result<Vec<(String, i64)>> {
     set.iter()
         .map(|s| {
-            let (k, v) = s
-                .split_once('=')
-                .ok_or_else(|| miette!(help = "write `--set name=value`", "`--set {s}`: missing `=`"))?;
+            let (k, v) = s.split_once('=').ok_or_else(|| {
+                miette!(help = "write `--set name=value`", "`--set {s}`: missing `=`")
+            })?;
             let v: i64 = v.trim().parse().map_err(|_| {
                 miette!(help = "parameters are whole numbers", "`--set {s}`: `{v}` is not a number")
             })?;
@@ -129,8 +129,7 @@ fn overrides(set: &[String]) -> Result<Vec<(String, i64)>> {
 }
 
 fn load(file: &str, set: &[String]) -> Result<Game> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| miette!("cannot read `{file}`: {e}"))?;
+    let text = std::fs::read_to_string(file).map_err(|e| miette!("cannot read `{file}`: {e}"))?;
     let source = Source::new(file, text);
     match Game::load(&source, &overrides(set)?) {
         Ok(g) => Ok(g),
@@ -162,9 +161,8 @@ fn start(g: &Game, from: &From) -> Result<State> {
     };
     if let Some(after) = &from.after {
         for (i, m) in split_moves(after).into_iter().enumerate() {
-            let mv = s
-                .parse_move(g, m)
-                .map_err(|e| miette!("--after, move {} (`{m}`): {e}", i + 1))?;
+            let mv =
+                s.parse_move(g, m).map_err(|e| miette!("--after, move {} (`{m}`): {e}", i + 1))?;
             s = s.play(g, &mv).map_err(|e| miette!("--after, move {}: {e}", i + 1))?;
         }
     }
@@ -284,13 +282,16 @@ fn run(cli: Cli) -> Result<()> {
             let t = Instant::now();
             let mut moves = 0u64;
             for _ in 0..n {
-                moves += u64::from(playout(&g, &s0, &mut rng, 1000).map_err(|e| run_err(&g, e))?.plies);
+                moves +=
+                    u64::from(playout(&g, &s0, &mut rng, 1000).map_err(|e| run_err(&g, e))?.plies);
             }
             let secs = t.elapsed().as_secs_f64().max(1e-9);
             let t2 = Instant::now();
             let nodes = perft(&g, &s0, depth).map_err(|e| run_err(&g, e))?;
             let psecs = t2.elapsed().as_secs_f64().max(1e-9);
-            println!("game, playouts/s, moves/s, playouts, perft depth, perft nodes, perft nodes/s");
+            println!(
+                "game, playouts/s, moves/s, playouts, perft depth, perft nodes, perft nodes/s"
+            );
             println!(
                 "{}, {:.1}, {:.0}, {n}, {depth}, {nodes}, {:.0}",
                 g.name,
@@ -319,8 +320,18 @@ fn play(g: &Game, mut s: State, seats: &[String], watch: bool, seed: u64) -> Res
                 .players
                 .iter()
                 .position(|p| p.eq_ignore_ascii_case(seat))
-                .or_else(|| seat.parse::<usize>().ok().filter(|&i| i >= 1 && i <= g.players.len()).map(|i| i - 1))
-                .ok_or_else(|| miette!(help = format!("players: {}", g.players.join(", ")), "no player `{seat}`"))?;
+                .or_else(|| {
+                    seat.parse::<usize>()
+                        .ok()
+                        .filter(|&i| i >= 1 && i <= g.players.len())
+                        .map(|i| i - 1)
+                })
+                .ok_or_else(|| {
+                    miette!(
+                        help = format!("players: {}", g.players.join(", ")),
+                        "no player `{seat}`"
+                    )
+                })?;
             human[i] = true;
         }
     }

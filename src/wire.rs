@@ -198,11 +198,19 @@ impl StateRepr {
                         (None, &words[1..])
                     };
                     let [k, n] = rest else {
-                        return Err(err(format!("expected `{w} {}KIND COUNT`", if p.is_some() { "PLAYER " } else { "" })));
+                        return Err(err(format!(
+                            "expected `{w} {}KIND COUNT`",
+                            if p.is_some() { "PLAYER " } else { "" }
+                        )));
                     };
                     kind(g, k).map_err(err)?;
                     let count = n.parse().map_err(|_| err(format!("`{n}` is not a count")))?;
-                    r.zones.push(ZoneCount { zone: w.to_string(), player: p, kind: k.to_string(), count });
+                    r.zones.push(ZoneCount {
+                        zone: w.to_string(),
+                        player: p,
+                        kind: k.to_string(),
+                        count,
+                    });
                 }
                 w => return Err(err(format!("`{w}` is not `turn`, `ply`, a player or a zone"))),
             }
@@ -212,7 +220,11 @@ impl StateRepr {
 }
 
 fn player(g: &Game, name: &str) -> Result<u8, String> {
-    g.players.iter().position(|p| p == name).map(|p| p as u8).ok_or_else(|| format!("no player `{name}`"))
+    g.players
+        .iter()
+        .position(|p| p == name)
+        .map(|p| p as u8)
+        .ok_or_else(|| format!("no player `{name}`"))
 }
 
 fn kind(g: &Game, name: &str) -> Result<u16, String> {

@@ -9,9 +9,32 @@ use crate::syntax::ast::{self, BinOp as B, ExprKind, Quant};
 
 /// Names the language defines (used for suggestions and in the docs).
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
-    "me", "opponent", "none", "true", "false", "cells", "dirs", "kinds", "players", "ply",
-    "empty", "occupied", "off", "owner", "kind", "step", "neighbours", "pieces", "count", "size",
-    "contains", "next", "min", "max", "abs", "lines",
+    "me",
+    "opponent",
+    "none",
+    "true",
+    "false",
+    "cells",
+    "dirs",
+    "kinds",
+    "players",
+    "ply",
+    "empty",
+    "occupied",
+    "off",
+    "owner",
+    "kind",
+    "step",
+    "neighbours",
+    "pieces",
+    "count",
+    "size",
+    "contains",
+    "next",
+    "min",
+    "max",
+    "abs",
+    "lines",
 ];
 
 type Checked = (Expr, Ty);
@@ -85,7 +108,10 @@ impl<'a> Checker<'a> {
                                 e.span,
                                 "missing `: ...`",
                             )
-                            .help(format!("write e.g. `{} x in cells: empty(x)`", quant_word(*quant))),
+                            .help(format!(
+                                "write e.g. `{} x in cells: empty(x)`",
+                                quant_word(*quant)
+                            )),
                         );
                         (None, Ty::Error)
                     }

@@ -149,7 +149,7 @@ impl<'a> Checker<'a> {
             );
             return empty;
         }
-        if self.expanding.iter().any(|n| *n == f.name) {
+        if self.expanding.contains(&f.name) {
             self.report(
                 Problem::new(
                     "tabula::check::recursion",

@@ -153,11 +153,8 @@ impl<'g, 's> Exec<'g, 's> {
                 let p = self.player(p, s.span)?;
                 let n = self.g.players.len() as u8;
                 let others = ((1u16 << n) - 1) as u8 & !(1 << p);
-                self.st.outcome = Some(if n == 2 {
-                    Outcome::Win(1 - p)
-                } else {
-                    Outcome::Shared(others)
-                });
+                self.st.outcome =
+                    Some(if n == 2 { Outcome::Win(1 - p) } else { Outcome::Shared(others) });
                 return Ok(Flow::End);
             }
             StmtKind::Draw => {
@@ -288,9 +285,7 @@ impl<'g, 's> Exec<'g, 's> {
     fn player(&mut self, e: &Expr, span: Span) -> Result<u8, RunError> {
         match self.eval(e)? {
             Value::Player(p) if p != NONE8 => Ok(p),
-            Value::Player(_) => {
-                Err(RunError { message: "this player is `none`".into(), span })
-            }
+            Value::Player(_) => Err(RunError { message: "this player is `none`".into(), span }),
             _ => Err(bug(span)),
         }
     }
@@ -400,7 +395,11 @@ impl<'g, 's> Exec<'g, 's> {
                         if y == 0 {
                             return Err(RunError { message: "division by zero".into(), span });
                         }
-                        Value::Int(if op == BinOp::Div { x.wrapping_div(y) } else { x.wrapping_rem(y) })
+                        Value::Int(if op == BinOp::Div {
+                            x.wrapping_div(y)
+                        } else {
+                            x.wrapping_rem(y)
+                        })
                     }
                     _ => return Err(bug(span)),
                 }
@@ -438,7 +437,9 @@ impl<'g, 's> Exec<'g, 's> {
                 Value::Cells(if c == NO_CELL { CellSet::EMPTY } else { g.board.neighbours(c) })
             }
             Builtin::Pieces => {
-                let Value::Player(p) = self.eval(&args[0])? else { return Err(bug(Span::default())) };
+                let Value::Player(p) = self.eval(&args[0])? else {
+                    return Err(bug(Span::default()));
+                };
                 let mut s = CellSet::EMPTY;
                 for c in 0..g.board.len() as CellId {
                     if self.piece(c).is_some_and(|x| x.0 == p) {
@@ -448,7 +449,9 @@ impl<'g, 's> Exec<'g, 's> {
                 Value::Cells(s)
             }
             Builtin::CountKind | Builtin::CountAll => {
-                let Value::Zone(z, p) = self.eval(&args[0])? else { return Err(bug(Span::default())) };
+                let Value::Zone(z, p) = self.eval(&args[0])? else {
+                    return Err(bug(Span::default()));
+                };
                 if p == NONE8 {
                     return Ok(Value::Int(0));
                 }
@@ -481,7 +484,9 @@ impl<'g, 's> Exec<'g, 's> {
                 })
             }
             Builtin::Next => {
-                let Value::Player(p) = self.eval(&args[0])? else { return Err(bug(Span::default())) };
+                let Value::Player(p) = self.eval(&args[0])? else {
+                    return Err(bug(Span::default()));
+                };
                 if p == NONE8 {
                     Value::Player(NONE8)
                 } else {

@@ -23,8 +23,8 @@ mod notation;
 mod playout;
 mod render;
 
-pub use notation::MoveError;
 pub use notation::value_text;
+pub use notation::MoveError;
 pub use playout::{playout, Playout};
 pub use render::{player_tags, render};
 
@@ -159,7 +159,10 @@ impl State {
                 })
             }
             Flow::Pause => {
-                return Err(RunError { message: "setup cannot ask for decisions".into(), span: Span::default() })
+                return Err(RunError {
+                    message: "setup cannot ask for decisions".into(),
+                    span: Span::default(),
+                })
             }
             Flow::Next | Flow::End => {}
         }

@@ -45,12 +45,19 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Empty => write!(f, "no move given"),
             MoveError::Illegal { text, legal } => {
-                write!(f, "`{text}` is not a legal move here ({legal} legal moves; `moves` lists them)")
+                write!(
+                    f,
+                    "`{text}` is not a legal move here ({legal} legal moves; `moves` lists them)"
+                )
             }
             MoveError::Incomplete { text, next } => {
                 let shown: Vec<&str> = next.iter().take(12).map(|s| s.as_str()).collect();
                 let more = if next.len() > 12 { ", ..." } else { "" };
-                write!(f, "`{text}` is not a whole move; it may go on with: {}{more}", shown.join(", "))
+                write!(
+                    f,
+                    "`{text}` is not a whole move; it may go on with: {}{more}",
+                    shown.join(", ")
+                )
             }
             MoveError::GameOver => write!(f, "the game is over"),
             MoveError::Rule(e) => write!(f, "a rule failed: {e}"),

@@ -19,7 +19,12 @@ pub struct Playout {
 
 /// Plays uniformly random moves from `start` until the game ends or
 /// `max_plies` turns were played.
-pub fn playout(g: &Game, start: &State, rng: &mut Rng, max_plies: u32) -> Result<Playout, RunError> {
+pub fn playout(
+    g: &Game,
+    start: &State,
+    rng: &mut Rng,
+    max_plies: u32,
+) -> Result<Playout, RunError> {
     let mut s = start.clone();
     let mut moves = Vec::new();
     let mut played = Vec::new();

@@ -7,8 +7,11 @@ use crate::ir::Game;
 /// A short tag for each player: the initial of their name, or the seat
 /// number if two names share an initial.
 pub fn player_tags(g: &Game) -> Vec<String> {
-    let initials: Vec<String> =
-        g.players.iter().map(|p| p.chars().next().unwrap_or('?').to_uppercase().collect()).collect();
+    let initials: Vec<String> = g
+        .players
+        .iter()
+        .map(|p| p.chars().next().unwrap_or('?').to_uppercase().collect())
+        .collect();
     let unique = (0..initials.len()).all(|i| !initials[..i].contains(&initials[i]));
     if unique {
         initials
@@ -25,8 +28,7 @@ pub fn render(g: &Game, s: &State) -> String {
         Some((p, k)) => format!("{}{}", tags[p as usize], g.kinds[k as usize].symbol),
         None => ".".to_string(),
     };
-    let width =
-        g.kinds.iter().map(|k| k.symbol.chars().count()).max().unwrap_or(1) + tags[0].len();
+    let width = g.kinds.iter().map(|k| k.symbol.chars().count()).max().unwrap_or(1) + tags[0].len();
     let width = width.max(2);
     let mut out = String::new();
     match g.board.shape {

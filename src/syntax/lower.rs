@@ -221,9 +221,8 @@ impl Lower {
                 let var = self.ident(next(&mut inner, Rule::ident));
                 let domain = self.expr(next(&mut inner, Rule::expr));
                 let filter = self.opt_where(&mut inner);
-                let label = inner
-                    .next()
-                    .map(|a| self.string(next(&mut a.into_inner(), Rule::string)));
+                let label =
+                    inner.next().map(|a| self.string(next(&mut a.into_inner(), Rule::string)));
                 StmtKind::Choose { var, domain, filter, label }
             }
             Rule::for_stmt => {

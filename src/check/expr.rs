@@ -133,7 +133,10 @@ impl<'a> Checker<'a> {
         }
         if let Some((g, _)) = self.globals.get(n).copied() {
             return match g {
-                Global::Param(i) => (Expr::Const(Value::Int(self.params[i].1)), Ty::Int),
+                Global::Param(i) => match self.params[i].1 {
+                    Some(v) => (Expr::Const(Value::Int(v)), Ty::Int),
+                    None => ERR,
+                },
                 Global::Player(p) => (Expr::Const(Value::Player(p)), Ty::Player),
                 Global::Kind(k) => (Expr::Const(Value::Kind(k)), Ty::Kind),
                 Global::Zone(z) if !self.zones[z as usize].per_player => {
@@ -452,10 +455,9 @@ impl<'a> Checker<'a> {
                                 "tabula::check::type",
                                 format!("cannot compare a {} with a {}", s.name(), t.name()),
                                 span,
-                                "different types",
+                                format!("a {} on the left, a {} on the right", s.name(), t.name()),
                             )
-                            .also(a.span, format!("a {}", s.name()))
-                            .also(b.span, format!("a {}", t.name())),
+                            .help("values of different types are never equal"),
                         );
                         return ERR;
                     }

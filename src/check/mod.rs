@@ -44,7 +44,7 @@ enum Global {
 struct Checker<'a> {
     problems: Vec<Problem>,
     reported: BTreeSet<(u32, u32, String)>,
-    params: Vec<(String, i64)>,
+    params: Vec<(String, Option<i64>)>,
     globals: BTreeMap<String, (Global, Span)>,
     players: Vec<String>,
     kinds: Vec<ir::Kind>,
@@ -177,7 +177,7 @@ impl<'a> Checker<'a> {
         for item in &file.items {
             if let ast::Item::Param { name: n, value, range, .. } = item {
                 let Some(mut v) = self.constant(value, "a parameter's value") else {
-                    self.params.push((n.name.clone(), 0));
+                    self.params.push((n.name.clone(), None));
                     self.declare(n, Global::Param(self.params.len() - 1));
                     continue;
                 };
@@ -202,7 +202,7 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                self.params.push((n.name.clone(), v));
+                self.params.push((n.name.clone(), Some(v)));
                 self.declare(n, Global::Param(self.params.len() - 1));
             }
         }
@@ -391,7 +391,7 @@ impl<'a> Checker<'a> {
             source: source.clone(),
             name: name.unwrap_or_else(|| source.name.clone()),
             players: std::mem::take(&mut self.players),
-            params: std::mem::take(&mut self.params),
+            params: self.params.iter().map(|(n, v)| (n.clone(), v.unwrap_or(0))).collect(),
             board,
             kinds: std::mem::take(&mut self.kinds),
             props: std::mem::take(&mut self.props),

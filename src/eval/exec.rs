@@ -3,8 +3,8 @@
 //! An [`Exec`] runs one block against one state. Choices come from `prefix`
 //! (the decisions made so far); at the first `choose` beyond the prefix the
 //! run stops with [`Flow::Pause`] after writing the options into `collect`.
-//! Every statement and loop iteration costs a step; a run that exceeds
-//! [`STEP_LIMIT`] stops with an error naming the statement.
+//! Every loop iteration costs a step; a run that exceeds [`STEP_LIMIT`]
+//! stops with an error naming the loop.
 
 use super::{Choice, Outcome, RunError, State};
 use crate::board::{CellId, CellSet, NO_CELL};
@@ -56,6 +56,8 @@ impl<'g, 's> Exec<'g, 's> {
         Exec { g, st, slots, prefix, pos: 0, collect: None, steps: 0 }
     }
 
+    /// Counts a loop iteration; only loops can run away (there is no
+    /// recursion), so the error always names the loop.
     #[inline]
     fn tick(&mut self, span: Span) -> Result<(), RunError> {
         self.steps += 1;
@@ -73,7 +75,6 @@ impl<'g, 's> Exec<'g, 's> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> Result<Flow, RunError> {
-        self.tick(s.span)?;
         let fail = Ok(Flow::Fail(s.span));
         match &s.kind {
             StmtKind::Let(slot, e) => {

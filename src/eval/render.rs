@@ -24,12 +24,19 @@ pub fn player_tags(g: &Game) -> Vec<String> {
 /// the zone counts, and whose turn it is or how the game ended.
 pub fn render(g: &Game, s: &State) -> String {
     let tags = player_tags(g);
+    // With a single kind of piece, the owner's tag says everything.
+    let single = g.kinds.len() == 1;
     let cell = |c: u16| match s.piece(g, c) {
+        Some((p, _)) if single => tags[p as usize].clone(),
         Some((p, k)) => format!("{}{}", tags[p as usize], g.kinds[k as usize].symbol),
         None => ".".to_string(),
     };
-    let width = g.kinds.iter().map(|k| k.symbol.chars().count()).max().unwrap_or(1) + tags[0].len();
-    let width = width.max(2);
+    let symbol = if single {
+        0
+    } else {
+        g.kinds.iter().map(|k| k.symbol.chars().count()).max().unwrap_or(1)
+    };
+    let width = (symbol + tags[0].len()).max(if single { 1 } else { 2 });
     let mut out = String::new();
     match g.board.shape {
         Shape::Square { width: w, height: h, .. } => {
@@ -38,13 +45,13 @@ pub fn render(g: &Game, s: &State) -> String {
                 for x in 0..w {
                     out.push_str(&format!(" {:<width$}", cell((y * w + x) as u16)));
                 }
-                out.push('\n');
+                end_line(&mut out);
             }
             out.push_str("   ");
             for x in 0..w {
                 out.push_str(&format!(" {:<width$}", (b'a' + x as u8) as char));
             }
-            out.push('\n');
+            end_line(&mut out);
         }
         Shape::HexHex { side } => {
             let n = side as i32 - 1;
@@ -58,7 +65,7 @@ pub fn render(g: &Game, s: &State) -> String {
                     out.push_str(&format!(" {:<width$}", cell(c)));
                     c += 1;
                 }
-                out.push('\n');
+                end_line(&mut out);
             }
         }
     }
@@ -83,4 +90,10 @@ pub fn render(g: &Game, s: &State) -> String {
         None => out.push_str(&format!("to move: {}\n", g.players[s.current() as usize])),
     }
     out
+}
+
+fn end_line(out: &mut String) {
+    let keep = out.trim_end_matches(' ').len();
+    out.truncate(keep);
+    out.push('\n');
 }

@@ -35,8 +35,39 @@ struct Lower {
     depth: usize,
 }
 
+/// The span of a pair without trailing whitespace and comments (pest's
+/// implicit whitespace before a failed optional part stays inside a pair).
 fn span(p: &Pair<Rule>) -> Span {
-    Span::new(p.as_span().start(), p.as_span().end())
+    Span::new(p.as_span().start(), end_of(p))
+}
+
+fn end_of(p: &Pair<Rule>) -> usize {
+    let start = p.as_span().start();
+    let Some(last) = p.clone().into_inner().last() else {
+        return p.as_span().end();
+    };
+    let text = p.as_str().as_bytes();
+    let mut i = end_of(&last) - start;
+    let mut end = i;
+    while i < text.len() {
+        if text[i].is_ascii_whitespace() {
+            i += 1;
+        } else if text[i..].starts_with(b"//") {
+            while i < text.len() && text[i] != b'\n' {
+                i += 1;
+            }
+        } else if text[i..].starts_with(b"/*") {
+            i += 2;
+            while i < text.len() && !text[i..].starts_with(b"*/") {
+                i += 1;
+            }
+            i = (i + 2).min(text.len());
+        } else {
+            i += 1;
+            end = i;
+        }
+    }
+    start + end
 }
 
 /// The next pair, which the grammar guarantees to be `expected`.

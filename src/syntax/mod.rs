@@ -26,7 +26,8 @@ pub const MAX_DEPTH: usize = 128;
 /// Parses a game text into an unchecked AST.
 pub fn parse(source: &Source) -> Result<ast::File, Vec<Problem>> {
     pest::set_call_limit(std::num::NonZeroUsize::new(50_000_000));
-    let pairs = TabulaParser::parse(Rule::file, &source.text).map_err(|e| vec![syntax_error(e)])?;
+    let pairs = TabulaParser::parse(Rule::file, &source.text)
+        .map_err(|e| vec![syntax_error(e, &source.text)])?;
     lower::file(pairs)
 }
 
@@ -53,25 +54,25 @@ fn rule_name(rule: &Rule) -> String {
         Rule::turn_decl => "`turn`",
         Rule::nomoves_decl => "`on no moves`",
         Rule::block => "a block `{ ... }`",
-        Rule::let_stmt => "`let`",
-        Rule::choose_stmt => "`choose`",
         Rule::where_clause => "`where`",
         Rule::as_clause => "`as`",
-        Rule::for_stmt => "`for`",
-        Rule::while_stmt => "`while`",
-        Rule::if_stmt => "`if`",
-        Rule::require_stmt => "`require`",
-        Rule::win_stmt => "`win`",
-        Rule::lose_stmt => "`lose`",
-        Rule::draw_stmt => "`draw`",
-        Rule::pass_stmt => "`pass`",
-        Rule::place_stmt => "`place`",
         Rule::of_clause => "`of`",
-        Rule::remove_stmt => "`remove`",
-        Rule::move_stmt => "`move`",
-        Rule::add_stmt => "`add`",
-        Rule::take_stmt => "`take`",
-        Rule::call_stmt => "an action call",
+        Rule::call_stmt => "a statement",
+        Rule::let_stmt
+        | Rule::choose_stmt
+        | Rule::for_stmt
+        | Rule::while_stmt
+        | Rule::if_stmt
+        | Rule::require_stmt
+        | Rule::win_stmt
+        | Rule::lose_stmt
+        | Rule::draw_stmt
+        | Rule::pass_stmt
+        | Rule::place_stmt
+        | Rule::remove_stmt
+        | Rule::move_stmt
+        | Rule::add_stmt
+        | Rule::take_stmt => "a statement",
         Rule::expr => "an expression",
         Rule::not_op => "`not`",
         Rule::neg_op => "`-`",
@@ -99,24 +100,48 @@ fn rule_name(rule: &Rule) -> String {
 }
 
 #[cold]
-fn syntax_error(err: pest::error::Error<Rule>) -> Problem {
-    let (start, end) = match err.location {
+fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
+    let (mut start, mut end) = match err.location {
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((s, e)) => (s, e),
     };
-    let err = err.renamed_rules(rule_name);
-    let message = err.variant.message().to_string();
+    // At the end of the file, point at the last character instead, so the
+    // label has a line to stand on.
+    let trimmed = text.trim_end().len();
+    if start >= trimmed && trimmed > 0 {
+        let last = text[..trimmed].chars().next_back().map_or(1, char::len_utf8);
+        (start, end) = (trimmed - last, trimmed);
+    }
+    let message = match &err.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+            let mut names: Vec<String> = Vec::new();
+            for r in positives {
+                let n = rule_name(r);
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            match names.split_last() {
+                Some((last, [])) => format!("expected {last}"),
+                Some((last, rest)) => format!("expected {} or {last}", rest.join(", ")),
+                None => "unexpected input".to_string(),
+            }
+        }
+        other => other.message().to_string(),
+    };
     let help = match &err.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. }
             if positives.iter().any(|r| matches!(r, Rule::ident)) =>
         {
-            Some("names start with a letter; keywords such as `to`, `at` or `in` are reserved")
+            "names start with a letter; keywords such as `to`, `at` or `in` are reserved"
         }
-        _ => None,
+        _ => "docs/language.md lists every declaration, statement and expression",
     };
-    let p = Problem::new("tabula::syntax", "syntax error", Span::new(start, end), message);
-    match help {
-        Some(h) => p.help(h),
-        None => p,
-    }
+    let at_end = start + 1 >= trimmed;
+    let (message, help) = if at_end {
+        (format!("the file ends here; {message}"), "is a closing `}` missing?")
+    } else {
+        (message, help)
+    };
+    Problem::new("tabula::syntax", "syntax error", Span::new(start, end), message).help(help)
 }

@@ -1,0 +1,105 @@
+//! The `tabula` binary, run as a user would.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn tabula(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(crate::root())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tabula");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    child.wait_with_output().expect("output")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_accepts_every_bundled_game() {
+    for path in crate::files(&crate::root().join("games"), "game") {
+        let p = path.to_string_lossy().into_owned();
+        let o = tabula(&["check", &p], "");
+        assert!(o.status.success(), "{p}: {}", err(&o));
+    }
+}
+
+#[test]
+fn check_reports_errors_with_file_name_and_fails() {
+    let o = tabula(&["check", "tests/errors/unknown_name.game"], "");
+    assert!(!o.status.success());
+    let e = err(&o);
+    assert!(e.contains("tests/errors/unknown_name.game"), "{e}");
+    assert!(e.contains("unknown name `Stnoe`"), "{e}");
+    assert!(e.contains("did you mean `Stone`?"), "{e}");
+}
+
+#[test]
+fn moves_after_a_sequence() {
+    let o = tabula(&["moves", "games/boop.game", "--after", "K a1, K f6"], "");
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(out(&o).lines().count(), 34);
+    let bad = tabula(&["moves", "games/boop.game", "--after", "K a1, K a1"], "");
+    assert!(!bad.status.success());
+    assert!(err(&bad).contains("move 2"), "{}", err(&bad));
+}
+
+#[test]
+fn perft_and_set() {
+    let o = tabula(&["perft", "games/boop.game", "2"], "");
+    assert!(out(&o).contains("perft(2) = 1260"), "{}", out(&o));
+    let o = tabula(&["perft", "games/boop.game", "1", "--set", "size=4"], "");
+    assert!(out(&o).contains("perft(1) = 16"), "{}", out(&o));
+    let o = tabula(&["perft", "games/boop.game", "1", "--set", "size=99"], "");
+    assert!(!o.status.success());
+    assert!(err(&o).contains("outside 3..26"), "{}", err(&o));
+}
+
+#[test]
+fn playout_statistics() {
+    let o = tabula(&["playout", "games/tictactoe.game", "-n", "20", "--seed", "3"], "");
+    let s = out(&o);
+    for key in [
+        "games: 20",
+        "mean length",
+        "mean branching factor",
+        "wins X",
+        "wins O",
+        "draws",
+        "unfinished: 0",
+        "playouts/s",
+    ] {
+        assert!(s.contains(key), "missing `{key}` in\n{s}");
+    }
+}
+
+#[test]
+fn play_explains_illegal_moves_and_goes_on() {
+    let o = tabula(
+        &["play", "games/boop.game", "--seed", "2"],
+        "K z9\nK\nhelp\nK c3\nundo\nK d4\nquit\n",
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let s = out(&o);
+    assert!(s.contains("`k z9` is not a legal move here"), "{s}");
+    assert!(s.contains("`k` is not a whole move; it may go on with: a1, b1"), "{s}");
+    assert!(s.contains("Gray plays"), "{s}");
+    assert!(s.contains("Orange K") || s.contains(" OK "), "{s}");
+}
+
+#[test]
+fn play_with_engines_only_finishes() {
+    let o = tabula(&["play", "games/tictactoe.game", "--watch", "--seed", "5"], "");
+    assert!(o.status.success());
+    assert!(out(&o).contains("Game over:"), "{}", out(&o));
+}

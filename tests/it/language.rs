@@ -1,0 +1,173 @@
+//! Language features on small inline games (each independent of the four
+//! designed games).
+
+use crate::{game_text, moves, play, position, start};
+
+const HEADER: &str = "players A, B\npiece Stone \"s\"\n";
+
+fn g(board: &str, rest: &str) -> tabula::Game {
+    game_text(&format!("{HEADER}board {board}\n{rest}")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn square_cell_names_and_order() {
+    let g = g("square 3 by 2", "turn { choose c in cells  place Stone at c }");
+    assert_eq!(moves(&g, &start(&g)), ["a1", "b1", "c1", "a2", "b2", "c2"]);
+}
+
+#[test]
+fn hexhex_cells_are_named_by_row_and_position() {
+    let g = g("hexhex 2", "turn { choose c in cells  place Stone at c }");
+    assert_eq!(moves(&g, &start(&g)), ["a1", "a2", "b1", "b2", "b3", "c1", "c2"]);
+}
+
+#[test]
+fn neighbourhoods() {
+    // The cells with the most neighbours.
+    let busiest = |board: &str| {
+        let g = g(
+            board,
+            "turn { choose c in cells where size(neighbours(c)) == max x in cells: size(neighbours(x))  place Stone at c }",
+        );
+        moves(&g, &start(&g))
+    };
+    assert_eq!(busiest("square 4 by 4 with 8 neighbours"), ["b2", "c2", "b3", "c3"]);
+    assert_eq!(busiest("square 3 by 3 with 4 neighbours"), ["b2"]);
+    assert_eq!(busiest("hexhex 2"), ["b2"]);
+}
+
+#[test]
+fn lines_count_every_window() {
+    let count = |board: &str, k: u32| {
+        let g = g(board, &format!("turn {{ choose l in lines({k})  pass }}"));
+        moves(&g, &start(&g)).len()
+    };
+    // 4×4 with diagonals, lines of 3: rows 2×4, columns 2×4, diagonals 2×2×2.
+    assert_eq!(count("square 4 by 4 with 8 neighbours", 3), 24);
+    assert_eq!(count("square 4 by 4 with 4 neighbours", 3), 16);
+    // 6×6: rows and columns 2×6×4, diagonals 2×4×4.
+    assert_eq!(count("square 6 by 6 with 8 neighbours", 3), 80);
+    // hexhex 2 (7 cells): one line of 3 per axis, through the centre.
+    assert_eq!(count("hexhex 2", 3), 3);
+}
+
+#[test]
+fn step_and_off_board() {
+    let g = g(
+        "square 3 by 3 with 8 neighbours",
+        "turn { choose c in cells where off(step(c, n)) and not off(step(c, e))  place Stone at c }",
+    );
+    assert_eq!(moves(&g, &start(&g)), ["a3", "b3"]);
+}
+
+#[test]
+fn quantifiers() {
+    let g = g(
+        "square 3 by 3",
+        "param k = 2\n\
+         turn {\n\
+           require (count x in cells: occupied(x)) < k\n\
+           require (sum x in cells: 1) == 9 and (min x in cells: 4) == 4\n\
+           require none x in cells: owner(x) == B\n\
+           choose c in cells where empty(c)\n\
+           place Stone at c\n\
+         }",
+    );
+    let s = start(&g);
+    assert_eq!(moves(&g, &s).len(), 9);
+    let s = play(&g, &play(&g, &s, "a1"), "b1");
+    // Two stones on the board: `count < 2` fails, and B owns one.
+    assert!(moves(&g, &s).is_empty());
+}
+
+#[test]
+fn defs_are_generic_and_actions_run_effects() {
+    let g = g(
+        "square 3 by 1",
+        "def same(a, b) = a == b\n\
+         action put(c) { place Stone at c }\n\
+         turn { choose c in cells where same(c, c) and same(me, A)  put(c) }",
+    );
+    let s = start(&g);
+    assert_eq!(moves(&g, &s).len(), 3);
+    // B never satisfies `same(me, A)`: no move; by default that is a draw.
+    let s = play(&g, &s, "a1");
+    assert!(moves(&g, &s).is_empty());
+    assert_eq!(crate::outcome(&g, &s), "draw");
+}
+
+#[test]
+fn forced_pass_and_no_move_endings() {
+    let g = g(
+        "square 2 by 1",
+        "turn { require me == A  choose c in cells where empty(c)  place Stone at c }\n\
+         on no moves { if me == A { lose me } else { pass } }",
+    );
+    let s = start(&g);
+    let s = play(&g, &s, "a1");
+    assert_eq!(moves(&g, &s), ["pass"]);
+    let s = play(&g, &s, "pass");
+    let s = play(&g, &s, "b1");
+    let s = play(&g, &s, "pass");
+    assert_eq!(crate::outcome(&g, &s), "B wins");
+}
+
+#[test]
+fn labels_and_multi_step_notation() {
+    let g = g(
+        "square 2 by 1",
+        "turn { choose c in cells where empty(c) as \"at\"  choose d in dirs where off(step(c, d)) as \"toward\"  place Stone at c }",
+    );
+    // 4-neighbour directions in order n, e, s, w.
+    let m = moves(&g, &start(&g));
+    assert_eq!(
+        m,
+        [
+            "at a1 toward n",
+            "at a1 toward s",
+            "at a1 toward w",
+            "at b1 toward n",
+            "at b1 toward e",
+            "at b1 toward s"
+        ]
+    );
+    let s = start(&g);
+    match s.parse_move(&g, "at a1") {
+        Err(tabula::MoveError::Incomplete { next, .. }) => {
+            assert!(next.contains(&"toward".to_string()))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn runaway_loops_stop_with_an_error_naming_the_rule() {
+    let g = g("square 2 by 1", "turn { while true { require true }  pass }");
+    let err = start(&g).legal_moves(&g).expect_err("endless loop");
+    assert!(err.message.contains("steps"), "{}", err.message);
+    let src = &g.source.text[err.span.start as usize..err.span.end as usize];
+    assert!(src.starts_with("while true"), "{src}");
+}
+
+#[test]
+fn parameters_are_overridable_and_range_checked() {
+    let text = format!("{HEADER}param side = 3 in 2..5\nboard square side by side\nturn {{ choose c in cells  place Stone at c }}");
+    let src = tabula::Source::new("p.game", text);
+    let g = tabula::Game::load(&src, &[("side".into(), 4)]).expect("valid");
+    assert_eq!(moves(&g, &start(&g)).len(), 16);
+    let err = tabula::Game::load(&src, &[("side".into(), 9)]).expect_err("out of range");
+    assert!(err.problems[0].message.contains("outside 2..5"));
+    let err = tabula::Game::load(&src, &[("sides".into(), 3)]).expect_err("unknown");
+    assert!(err.problems[0].help.as_deref().unwrap_or("").contains("side"));
+}
+
+#[test]
+fn position_text_round_trip() {
+    let g = crate::game("boop.game");
+    let s =
+        position(&g, "turn Gray\nply 5\nOrange Kitten a1 b2\nGray Cat c3\npool Orange Kitten 6");
+    let again = position(&g, &s.to_text(&g));
+    assert_eq!(s, again);
+    assert!(tabula::State::from_text(&g, "Orange Kitten z9").is_err());
+    assert!(tabula::State::from_text(&g, "pool Nobody Kitten 1").is_err());
+}

@@ -200,24 +200,28 @@ impl<'a> Checker<'a> {
         self.report(p);
     }
 
-    fn arity(&mut self, f: &ast::Ident, want: usize, got: usize, span: Span) -> bool {
+    /// Checks the number of arguments; `params` names them for the help line.
+    fn arity(&mut self, f: &ast::Ident, params: &[&str], got: usize, span: Span) -> bool {
+        let want = params.len();
         if want == got {
             return true;
         }
-        self.report(
-            Problem::new(
-                "tabula::check::arity",
-                format!(
-                    "`{}` takes {want} argument{}, but {got} {} given",
-                    f.name,
-                    if want == 1 { "" } else { "s" },
-                    if got == 1 { "was" } else { "were" }
-                ),
-                span,
-                format!("{got} argument{}", if got == 1 { "" } else { "s" }),
-            )
-            .also(f.span, "called here"),
-        );
+        let mut p = Problem::new(
+            "tabula::check::arity",
+            format!(
+                "`{}` takes {want} argument{}, but {got} {} given",
+                f.name,
+                if want == 1 { "" } else { "s" },
+                if got == 1 { "was" } else { "were" }
+            ),
+            span,
+            format!("{got} argument{}", if got == 1 { "" } else { "s" }),
+        )
+        .help(format!("write `{}({})`", f.name, params.join(", ")));
+        if let Some((_, decl)) = self.globals.get(&f.name) {
+            p = p.also(*decl, "declared here");
+        }
+        self.report(p);
         false
     }
 
@@ -234,20 +238,21 @@ impl<'a> Checker<'a> {
         if let Some((g, _)) = self.globals.get(&f.name).copied() {
             return match g {
                 Global::Def(d) => {
-                    if !self.arity(f, self.defs[d].0.len(), args.len(), span) {
+                    let names: Vec<&str> = self.defs[d].0.iter().map(|p| p.name.as_str()).collect();
+                    if !self.arity(f, &names, args.len(), span) {
                         return ERR;
                     }
                     self.inline_def(d, &f.name, args, span)
                 }
                 Global::Prop(p) => {
-                    if !self.arity(f, 1, args.len(), span) {
+                    if !self.arity(f, &["kind"], args.len(), span) {
                         return ERR;
                     }
                     let k = self.expect(&args[0], Ty::Kind);
                     (Expr::Prop(p, Box::new(k)), Ty::Int)
                 }
                 Global::Zone(z) if self.zones[z as usize].per_player => {
-                    if !self.arity(f, 1, args.len(), span) {
+                    if !self.arity(f, &["player"], args.len(), span) {
                         return ERR;
                     }
                     let p = self.expect(&args[0], Ty::Player);
@@ -298,7 +303,7 @@ impl<'a> Checker<'a> {
                 }
             }
             "size" | "contains" => {
-                let want = if f.name == "size" { 1 } else { 2 };
+                let want: &[&str] = if f.name == "size" { &["set"] } else { &["set", "cell"] };
                 if !self.arity(f, want, args.len(), span) {
                     return ERR;
                 }
@@ -314,14 +319,14 @@ impl<'a> Checker<'a> {
                         .help("`count(zone)` counts the pieces in a zone"),
                     );
                 }
-                if want == 1 {
+                if want.len() == 1 {
                     return (Expr::Builtin(Builtin::Size, Box::new([s])), Int);
                 }
                 let c = self.expect(&args[1], Cell);
                 return (Expr::Builtin(Builtin::Contains, Box::new([s, c])), Bool);
             }
             "lines" => {
-                if !self.arity(f, 1, args.len(), span) {
+                if !self.arity(f, &["length"], args.len(), span) {
                     return ERR;
                 }
                 let Some(k) = self.constant(&args[0], "a line length") else {
@@ -346,7 +351,8 @@ impl<'a> Checker<'a> {
                 return ERR;
             }
         };
-        if !self.arity(f, sig.0.len(), args.len(), span) {
+        let names: Vec<&str> = sig.0.iter().map(|t| t.name()).collect();
+        if !self.arity(f, &names, args.len(), span) {
             return ERR;
         }
         let mut ir = Vec::with_capacity(args.len());

@@ -467,12 +467,31 @@ impl<'a> Checker<'a> {
     }
 
     fn mismatch(&self, span: Span, want: Ty, got: Ty) -> Problem {
-        Problem::new(
+        let p = Problem::new(
             "tabula::check::type",
             format!("expected a {}, found a {}", want.name(), got.name()),
             span,
             format!("this is a {}", got.name()),
-        )
+        );
+        let how = match want {
+            Ty::Int => {
+                "numbers come from literals, parameters, `count(...)`, `size(...)` or properties"
+            }
+            Ty::Bool => {
+                "conditions come from comparisons, `empty(c)`, `any x in ...: ...` and the like"
+            }
+            Ty::Cell => {
+                "cells come from `choose`/`for` over `cells`, from `step(c, d)` or from a line"
+            }
+            Ty::Player => "players are `me`, `opponent`, a player's name or `owner(c)`",
+            Ty::Kind => "piece kinds are the names declared with `piece`, or `kind(c)`",
+            Ty::Zone => {
+                "zones are declared with `zone`; a per-player zone is written `name(player)`"
+            }
+            Ty::Dir => "directions are the board's direction names, e.g. `n` or `ne`",
+            _ => "see the table of types in docs/language.md",
+        };
+        p.help(how)
     }
 }
 

@@ -14,6 +14,9 @@ use crate::source::Span;
 /// Most steps one run of a block may take.
 pub const STEP_LIMIT: u32 = 2_000_000;
 
+/// Errors are boxed inside the interpreter so that results stay small.
+type Res<T> = Result<T, Box<RunError>>;
+
 /// How a statement ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -59,7 +62,7 @@ impl<'g, 's> Exec<'g, 's> {
     /// Counts a loop iteration; only loops can run away (there is no
     /// recursion), so the error always names the loop.
     #[inline]
-    fn tick(&mut self, span: Span) -> Result<(), RunError> {
+    fn tick(&mut self, span: Span) -> Res<()> {
         self.steps += 1;
         if self.steps > STEP_LIMIT {
             return Err(runaway(span));
@@ -67,14 +70,19 @@ impl<'g, 's> Exec<'g, 's> {
         Ok(())
     }
 
-    pub fn block(&mut self, stmts: &[Stmt]) -> Result<Flow, RunError> {
+    /// Runs a block (the entry point: unboxes errors).
+    pub fn run(&mut self, stmts: &[Stmt]) -> Result<Flow, RunError> {
+        self.block(stmts).map_err(|e| *e)
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> Res<Flow> {
         for s in stmts {
             flow!(self.stmt(s)?);
         }
         Ok(Flow::Next)
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Result<Flow, RunError> {
+    fn stmt(&mut self, s: &Stmt) -> Res<Flow> {
         let fail = Ok(Flow::Fail(s.span));
         match &s.kind {
             StmtKind::Let(slot, e) => {
@@ -211,10 +219,10 @@ impl<'g, 's> Exec<'g, 's> {
                     return fail;
                 }
                 if new > i64::from(u16::MAX) {
-                    return Err(RunError {
+                    return Err(Box::new(RunError {
                         message: "a zone would hold more than 65535 pieces".into(),
                         span: s.span,
-                    });
+                    }));
                 }
                 self.st.data[i] = new as u16;
             }
@@ -255,38 +263,40 @@ impl<'g, 's> Exec<'g, 's> {
         }
     }
 
-    fn truth(&mut self, e: &Expr) -> Result<bool, RunError> {
+    fn truth(&mut self, e: &Expr) -> Res<bool> {
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
             _ => Err(bug(Span::default())),
         }
     }
 
-    fn int(&mut self, e: &Expr) -> Result<i64, RunError> {
+    fn int(&mut self, e: &Expr) -> Res<i64> {
         match self.eval(e)? {
             Value::Int(n) => Ok(n),
             _ => Err(bug(Span::default())),
         }
     }
 
-    fn cell(&mut self, e: &Expr) -> Result<CellId, RunError> {
+    fn cell(&mut self, e: &Expr) -> Res<CellId> {
         match self.eval(e)? {
             Value::Cell(c) => Ok(c),
             _ => Err(bug(Span::default())),
         }
     }
 
-    fn kind(&mut self, e: &Expr) -> Result<u16, RunError> {
+    fn kind(&mut self, e: &Expr) -> Res<u16> {
         match self.eval(e)? {
             Value::Kind(k) => Ok(k),
             _ => Err(bug(Span::default())),
         }
     }
 
-    fn player(&mut self, e: &Expr, span: Span) -> Result<u8, RunError> {
+    fn player(&mut self, e: &Expr, span: Span) -> Res<u8> {
         match self.eval(e)? {
             Value::Player(p) if p != NONE8 => Ok(p),
-            Value::Player(_) => Err(RunError { message: "this player is `none`".into(), span }),
+            Value::Player(_) => {
+                Err(Box::new(RunError { message: "this player is `none`".into(), span }))
+            }
             _ => Err(bug(span)),
         }
     }
@@ -303,7 +313,7 @@ impl<'g, 's> Exec<'g, 's> {
         Some((((v - 1) / k) as u8, (v - 1) % k))
     }
 
-    pub fn eval(&mut self, e: &Expr) -> Result<Value, RunError> {
+    pub fn eval(&mut self, e: &Expr) -> Res<Value> {
         Ok(match e {
             Expr::Const(v) => *v,
             Expr::Local(s) => self.slots[*s as usize],
@@ -376,7 +386,7 @@ impl<'g, 's> Exec<'g, 's> {
         })
     }
 
-    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> Result<Value, RunError> {
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> Res<Value> {
         Ok(match op {
             BinOp::And => Value::Bool(self.truth(a)? && self.truth(b)?),
             BinOp::Or => Value::Bool(self.truth(a)? || self.truth(b)?),
@@ -394,7 +404,10 @@ impl<'g, 's> Exec<'g, 's> {
                     BinOp::Mul => Value::Int(x.wrapping_mul(y)),
                     BinOp::Div | BinOp::Rem => {
                         if y == 0 {
-                            return Err(RunError { message: "division by zero".into(), span });
+                            return Err(Box::new(RunError {
+                                message: "division by zero".into(),
+                                span,
+                            }));
                         }
                         Value::Int(if op == BinOp::Div {
                             x.wrapping_div(y)
@@ -408,7 +421,7 @@ impl<'g, 's> Exec<'g, 's> {
         })
     }
 
-    fn builtin(&mut self, f: Builtin, args: &[Expr]) -> Result<Value, RunError> {
+    fn builtin(&mut self, f: Builtin, args: &[Expr]) -> Res<Value> {
         let g = self.g;
         Ok(match f {
             Builtin::Empty => {
@@ -522,14 +535,14 @@ fn next_cell(s: &CellSet, from: usize) -> Option<CellId> {
 }
 
 #[cold]
-fn runaway(span: Span) -> RunError {
-    RunError {
+fn runaway(span: Span) -> Box<RunError> {
+    Box::new(RunError {
         message: format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"),
         span,
-    }
+    })
 }
 
 #[cold]
-fn bug(span: Span) -> RunError {
-    RunError { message: "internal error: a value had an unexpected type".into(), span }
+fn bug(span: Span) -> Box<RunError> {
+    Box::new(RunError { message: "internal error: a value had an unexpected type".into(), span })
 }

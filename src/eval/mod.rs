@@ -151,7 +151,7 @@ impl State {
         let mut s = State::empty(g);
         let mut slots = vec![Value::Int(0); g.slots];
         let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
-        match ex.block(&g.setup)? {
+        match ex.run(&g.setup)? {
             Flow::Fail(span) => {
                 return Err(RunError {
                     message: "setup could not be carried out (an effect was impossible)".into(),
@@ -253,7 +253,7 @@ impl State {
             Some(body) => {
                 let mut slots = vec![Value::Int(0); g.slots];
                 let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
-                match ex.block(body)? {
+                match ex.run(body)? {
                     Flow::Fail(span) => {
                         return Err(RunError {
                             message: "`on no moves` could not be carried out".into(),
@@ -315,7 +315,7 @@ impl State {
         let flow = {
             let mut ex = Exec::new(g, &mut s, slots, prefix);
             ex.collect = Some(options);
-            ex.block(&g.turn)?
+            ex.run(&g.turn)?
         };
         match flow {
             Flow::Next | Flow::End => out.push(Move { choices: prefix.clone(), stuck: false }),
@@ -350,7 +350,7 @@ impl State {
             return Ok(());
         }
         let mut slots = vec![Value::Int(0); g.slots];
-        let flow = Exec::new(g, self, &mut slots, &mv.choices).block(&g.turn)?;
+        let flow = Exec::new(g, self, &mut slots, &mv.choices).run(&g.turn)?;
         match flow {
             Flow::Next | Flow::End => {
                 if self.outcome.is_none() {

@@ -62,6 +62,15 @@ impl CellSet {
         })
     }
 
+    /// The smallest cell, if any.
+    pub fn first(&self) -> Option<CellId> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| (i as u32 * 64 + w.trailing_zeros()) as CellId)
+    }
+
     /// The `n`-th smallest cell, if any.
     pub fn nth(&self, n: usize) -> Option<CellId> {
         self.iter().nth(n)
@@ -85,6 +94,20 @@ pub enum Shape {
         /// Cells per side.
         side: u32,
     },
+    /// `hex W by H`: a rhombus of hexagons (as in the game of Hex).
+    Rhombus {
+        /// Cells per row.
+        width: u32,
+        /// Rows.
+        height: u32,
+    },
+}
+
+impl Shape {
+    /// Whether the cells are hexagons.
+    pub fn is_hex(&self) -> bool {
+        !matches!(self, Shape::Square { .. })
+    }
 }
 
 /// Coordinates, names, direction names, direction vectors, line axes.
@@ -150,6 +173,26 @@ impl Board {
                     _ => return Err("a square board has 4 or 8 neighbours".into()),
                 };
                 (coords, names, dn, dv, axes)
+            }
+            Shape::Rhombus { width, height } => {
+                if width == 0 || height == 0 || width > 26 {
+                    return Err("a hex board has 1 to 26 columns and at least 1 row".into());
+                }
+                let mut coords = Vec::new();
+                let mut names = Vec::new();
+                for r in 0..height as i32 {
+                    for q in 0..width as i32 {
+                        coords.push((q, r));
+                        names.push(format!("{}{}", (b'a' + q as u8) as char, r + 1));
+                    }
+                }
+                (
+                    coords,
+                    names,
+                    vec!["e", "ne", "nw", "w", "sw", "se"],
+                    vec![(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
+                    vec![0, 1, 5],
+                )
             }
             Shape::HexHex { side } => {
                 if side == 0 || side > 13 {
@@ -283,6 +326,72 @@ impl Board {
     /// The range of line ids of length `len` (empty if never requested).
     pub fn lines_of(&self, len: u32) -> (u32, u32) {
         self.line_ranges.get(&len).copied().unwrap_or((0, 0))
+    }
+
+    /// The column and row of a cell, from 1: file and rank on square
+    /// boards, column and row on `hex W by H`, position in its row and row
+    /// (from the top) on `hexhex`.
+    pub fn file_rank(&self, c: CellId) -> (i64, i64) {
+        let (x, y) = self.coords[c as usize];
+        match self.shape {
+            Shape::Square { .. } | Shape::Rhombus { .. } => (i64::from(x) + 1, i64::from(y) + 1),
+            Shape::HexHex { side } => {
+                let n = side as i32 - 1;
+                let qmin = (-n).max(-n - y);
+                (i64::from(x - qmin) + 1, i64::from(y + n) + 1)
+            }
+        }
+    }
+
+    /// The canonical form of a set of cells under the board's symmetries
+    /// (translation, rotation, reflection: 12 on hex grids, 8 on square
+    /// ones): the smallest sorted, translated coordinate list among all
+    /// images. Two sets have the same shape iff their canonical forms agree.
+    pub fn canonical(&self, cells: &CellSet) -> Vec<(i32, i32)> {
+        let pts: Vec<(i32, i32)> = cells.iter().map(|c| self.coords[c as usize]).collect();
+        let mut best: Option<Vec<(i32, i32)>> = None;
+        let mut img = Vec::with_capacity(pts.len());
+        for t in 0..if self.shape.is_hex() { 12 } else { 8 } {
+            img.clear();
+            img.extend(pts.iter().map(|&p| self.transform(t, p)));
+            let (mx, my) =
+                img.iter().fold((i32::MAX, i32::MAX), |(a, b), &(x, y)| (a.min(x), b.min(y)));
+            for p in img.iter_mut() {
+                *p = (p.0 - mx, p.1 - my);
+            }
+            img.sort_unstable();
+            if best.as_ref().is_none_or(|b| img < *b) {
+                best = Some(img.clone());
+            }
+        }
+        best.unwrap_or_default()
+    }
+
+    /// Whether two sets of cells have the same shape.
+    pub fn same_shape(&self, a: &CellSet, b: &CellSet) -> bool {
+        a.len() == b.len() && self.canonical(a) == self.canonical(b)
+    }
+
+    /// Symmetry number `t` applied to a point: rotations, then reflected rotations.
+    fn transform(&self, t: usize, (x, y): (i32, i32)) -> (i32, i32) {
+        if self.shape.is_hex() {
+            // Axial (q, r) as cube (q, -q-r, r); a 60° turn maps (x, y, z) to (-z, -x, -y).
+            let (mut cx, mut cy, mut cz) = (x, -x - y, y);
+            if t >= 6 {
+                std::mem::swap(&mut cy, &mut cz);
+            }
+            for _ in 0..t % 6 {
+                (cx, cy, cz) = (-cz, -cx, -cy);
+            }
+            (cx, cz)
+        } else {
+            let (mut a, b) = if t >= 4 { (-x, y) } else { (x, y) };
+            let mut b = b;
+            for _ in 0..t % 4 {
+                (a, b) = (-b, a);
+            }
+            (a, b)
+        }
     }
 
     /// The name of a line: its end cells joined by `-`, e.g. `b2-d4`.

@@ -45,6 +45,8 @@ pub enum Ty {
     Players,
     /// All lines of one length.
     Lines,
+    /// The groups of one player (each a set of cells).
+    Groups,
     /// The `none` literal before it meets a type.
     None,
     /// After an error (suppresses follow-up errors).
@@ -60,6 +62,7 @@ impl Ty {
             Ty::Kinds | Ty::Zone => Some(Ty::Kind),
             Ty::Players => Some(Ty::Player),
             Ty::Lines => Some(Ty::Line),
+            Ty::Groups => Some(Ty::Cells),
             Ty::Error => Some(Ty::Error),
             _ => None,
         }
@@ -81,6 +84,7 @@ impl Ty {
             Ty::Kinds => "set of piece kinds",
             Ty::Players => "set of players",
             Ty::Lines => "set of lines",
+            Ty::Groups => "set of groups",
             Ty::None => "`none`",
             Ty::Error => "unknown",
         }
@@ -121,6 +125,8 @@ pub enum Value {
     Players,
     /// Line ids `start..end`.
     Lines(u32, u32),
+    /// The groups of a player.
+    Groups(u8),
 }
 
 /// Built-in functions.
@@ -160,6 +166,30 @@ pub enum Builtin {
     Abs,
     /// `cells`: every cell.
     AllCells,
+    /// `neighbours(s)` of a set: cells next to some cell of `s`, outside `s`.
+    NeighboursOf,
+    /// A cell as a one-cell set (implicit).
+    Singleton,
+    /// A line as a set of cells (implicit).
+    LineCells,
+    /// `group(c)`: the connected group of same-owner pieces containing `c`.
+    Group,
+    /// `groups(p)`: every group of `p`'s pieces.
+    Groups,
+    /// `touches(a, b)`: some cell of `a` is next to some cell of `b`.
+    Touches,
+    /// `same_shape(a, b)`: equal up to translation, rotation and reflection.
+    SameShape,
+    /// `union(a, b)`
+    Union,
+    /// `intersect(a, b)`
+    Intersect,
+    /// `minus(a, b)`
+    Minus,
+    /// `file(c)`: the column of `c`, from 1.
+    File,
+    /// `rank(c)`: the row of `c`, from 1.
+    Rank,
     /// `ply`: the number of turns played so far.
     Ply,
 }
@@ -187,8 +217,14 @@ pub enum Expr {
     Lines(u32, u32),
     /// An inlined `def`: bind the arguments, then evaluate the body.
     Inline(Box<[(Slot, Expr)]>, Box<Expr>),
-    /// `any x in D: P` and friends.
-    Quant { quant: Quant, slot: Slot, domain: Box<Expr>, body: Option<Box<Expr>> },
+    /// `any x in D where C: P` and friends.
+    Quant {
+        quant: Quant,
+        slot: Slot,
+        domain: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        body: Option<Box<Expr>>,
+    },
 }
 
 /// Checked binary operators (comparison split by nothing: values compare as values).

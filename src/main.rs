@@ -6,11 +6,32 @@
 
 use clap::{Parser, Subcommand};
 use miette::{miette, IntoDiagnostic, Result};
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::time::Instant;
 use tabula::rng::Rng;
 use tabula::wire::{MoveRepr, StateRepr};
 use tabula::{perft, playout, render, Game, Move, Outcome, Source, State};
+
+/// `println!` that stops quietly when the reader has gone (`tabula moves | head`).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// `print!` with the same care.
+macro_rules! say_part {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout();
+        if write!(out, $($t)*).and_then(|()| out.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
 
 #[derive(Parser)]
 #[command(name = "tabula", version, about = "Games written as text: check, explore and play them")]
@@ -174,7 +195,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Check { file } => {
             let g = load(&file, &cli.set)?;
             State::initial(&g).map_err(|e| run_err(&g, e))?;
-            println!(
+            say!(
                 "{file}: ok — \"{}\", {} players, {} cells, {} piece kinds, {} decision points",
                 g.name,
                 g.players.len(),
@@ -188,9 +209,9 @@ fn run(cli: Cli) -> Result<()> {
             let s = start(&g, &from)?;
             if json {
                 let repr = StateRepr::new(&g, &s);
-                println!("{}", serde_json::to_string_pretty(&repr).into_diagnostic()?);
+                say!("{}", serde_json::to_string_pretty(&repr).into_diagnostic()?);
             } else {
-                print!("{}", render(&g, &s));
+                say_part!("{}", render(&g, &s));
             }
         }
         Command::Moves { file, from, json } => {
@@ -199,15 +220,15 @@ fn run(cli: Cli) -> Result<()> {
             let moves = s.legal_moves(&g).map_err(|e| run_err(&g, e))?;
             if json {
                 let reprs: Vec<MoveRepr> = moves.iter().map(|m| MoveRepr::new(&g, m)).collect();
-                println!("{}", serde_json::to_string_pretty(&reprs).into_diagnostic()?);
+                say!("{}", serde_json::to_string_pretty(&reprs).into_diagnostic()?);
             } else {
                 for m in &moves {
-                    println!("{}", State::move_text(&g, m));
+                    say!("{}", State::move_text(&g, m));
                 }
                 if moves.is_empty() {
                     match s.outcome(&g).map_err(|e| run_err(&g, e))? {
-                        Some(o) => println!("(no moves: game over, {})", o.describe(&g)),
-                        None => println!("(no moves)"),
+                        Some(o) => say!("(no moves: game over, {})", o.describe(&g)),
+                        None => say!("(no moves)"),
                     }
                 }
             }
@@ -222,7 +243,7 @@ fn run(cli: Cli) -> Result<()> {
                     let mut t = s.clone();
                     t.play_unchecked(&g, &m).map_err(|e| run_err(&g, e))?;
                     let k = perft(&g, &t, depth - 1).map_err(|e| run_err(&g, e))?;
-                    println!("{}: {k}", State::move_text(&g, &m));
+                    say!("{}: {k}", State::move_text(&g, &m));
                     total += k;
                 }
                 total
@@ -230,7 +251,7 @@ fn run(cli: Cli) -> Result<()> {
                 perft(&g, &s, depth).map_err(|e| run_err(&g, e))?
             };
             let secs = t.elapsed().as_secs_f64();
-            println!("perft({depth}) = {n}");
+            say!("perft({depth}) = {n}");
             eprintln!("{:.3}s, {:.0} nodes/s", secs, n as f64 / secs.max(1e-9));
         }
         Command::Playout { file, n, seed, max_plies } => {
@@ -261,19 +282,19 @@ fn run(cli: Cli) -> Result<()> {
                 }
             }
             let secs = t.elapsed().as_secs_f64();
-            println!("game: {}", g.name);
-            println!("games: {n} (seed {seed}, cap {max_plies} turns)");
-            println!("mean length: {:.2} turns", plies as f64 / f64::from(n.max(1)));
-            println!("mean branching factor: {:.2}", branching as f64 / decisions.max(1) as f64);
+            say!("game: {}", g.name);
+            say!("games: {n} (seed {seed}, cap {max_plies} turns)");
+            say!("mean length: {:.2} turns", plies as f64 / f64::from(n.max(1)));
+            say!("mean branching factor: {:.2}", branching as f64 / decisions.max(1) as f64);
             for (i, p) in g.players.iter().enumerate() {
-                println!("wins {p}: {}", wins[i]);
+                say!("wins {p}: {}", wins[i]);
             }
-            println!("draws: {draws}");
+            say!("draws: {draws}");
             if shared > 0 {
-                println!("shared wins: {shared}");
+                say!("shared wins: {shared}");
             }
-            println!("unfinished: {unfinished}");
-            println!("playouts/s: {:.1}", f64::from(n) / secs.max(1e-9));
+            say!("unfinished: {unfinished}");
+            say!("playouts/s: {:.1}", f64::from(n) / secs.max(1e-9));
         }
         Command::Bench { file, n, depth } => {
             let g = load(&file, &cli.set)?;
@@ -289,10 +310,8 @@ fn run(cli: Cli) -> Result<()> {
             let t2 = Instant::now();
             let nodes = perft(&g, &s0, depth).map_err(|e| run_err(&g, e))?;
             let psecs = t2.elapsed().as_secs_f64().max(1e-9);
-            println!(
-                "game, playouts/s, moves/s, playouts, perft depth, perft nodes, perft nodes/s"
-            );
-            println!(
+            say!("game, playouts/s, moves/s, playouts, perft depth, perft nodes, perft nodes/s");
+            say!(
                 "{}, {:.1}, {:.0}, {n}, {depth}, {nodes}, {:.0}",
                 g.name,
                 f64::from(n) / secs,
@@ -339,24 +358,23 @@ fn play(g: &Game, mut s: State, seats: &[String], watch: bool, seed: u64) -> Res
     let mut history: Vec<State> = Vec::new();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("{} — type a move in notation, or `help`.", g.name);
+    say!("{} — type a move in notation, or `help`.", g.name);
     loop {
-        println!();
-        print!("{}", render(g, &s));
+        say!("");
+        say_part!("{}", render(g, &s));
         let moves = s.legal_moves(g).map_err(|e| run_err(g, e))?;
         if moves.is_empty() {
             match s.outcome(g).map_err(|e| run_err(g, e))? {
-                Some(o) => println!("Game over: {}.", o.describe(g)),
-                None => println!("Game over."),
+                Some(o) => say!("Game over: {}.", o.describe(g)),
+                None => say!("Game over."),
             }
             return Ok(());
         }
         let me = s.current() as usize;
         let mv: Move = if human[me] {
-            print!("{}> ", g.players[me]);
-            std::io::stdout().flush().into_diagnostic()?;
+            say_part!("{}> ", g.players[me]);
             let Some(line) = lines.next() else {
-                println!("\n(end of input: game left unfinished)");
+                say!("\n(end of input: game left unfinished)");
                 return Ok(());
             };
             let line = line.into_diagnostic()?;
@@ -365,16 +383,16 @@ fn play(g: &Game, mut s: State, seats: &[String], watch: bool, seed: u64) -> Res
                 "" => continue,
                 "quit" | "exit" => return Ok(()),
                 "help" => {
-                    println!("Type a move as the list shows it (e.g. the first one below).");
-                    println!("Commands: moves (list legal moves), undo (take back your last move), quit.");
+                    say!("Type a move as the list shows it (e.g. the first one below).");
+                    say!("Commands: moves (list legal moves), undo (take back your last move), quit.");
                     if let Some(m) = moves.first() {
-                        println!("Example: {}", State::move_text(g, m));
+                        say!("Example: {}", State::move_text(g, m));
                     }
                     continue;
                 }
                 "moves" => {
                     let texts: Vec<String> = moves.iter().map(|m| State::move_text(g, m)).collect();
-                    println!("{} legal moves: {}", texts.len(), texts.join(", "));
+                    say!("{} legal moves: {}", texts.len(), texts.join(", "));
                     continue;
                 }
                 "undo" => {
@@ -389,21 +407,21 @@ fn play(g: &Game, mut s: State, seats: &[String], watch: bool, seed: u64) -> Res
                         }
                     }
                     if !undone {
-                        println!("Nothing to undo.");
+                        say!("Nothing to undo.");
                     }
                     continue;
                 }
                 _ => match s.parse_move(g, cmd) {
                     Ok(m) => m,
                     Err(e) => {
-                        println!("{e}");
+                        say!("{e}");
                         continue;
                     }
                 },
             }
         } else {
             let m = moves[rng.below(moves.len())].clone();
-            println!("{} plays {}", g.players[me], State::move_text(g, &m));
+            say!("{} plays {}", g.players[me], State::move_text(g, &m));
             m
         };
         history.push(s.clone());

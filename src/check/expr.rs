@@ -53,6 +53,13 @@ impl<'a> Checker<'a> {
                 return Expr::Const(v);
             }
         }
+        // A cell or a line is also a set of cells.
+        if want == Ty::Cells && ty == Ty::Cell {
+            return Expr::Builtin(Builtin::Singleton, Box::new([ir]));
+        }
+        if want == Ty::Cells && ty == Ty::Line {
+            return Expr::Builtin(Builtin::LineCells, Box::new([ir]));
+        }
         self.report(self.mismatch(e.span, want, ty));
         ir
     }
@@ -88,10 +95,11 @@ impl<'a> Checker<'a> {
                 (Expr::Unary(*op, Box::new(a)), want)
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
-            ExprKind::Quant { quant, var, domain, body } => {
+            ExprKind::Quant { quant, var, domain, filter, body } => {
                 let (d, el) = self.domain(domain);
                 self.scopes.push(Vec::new());
                 let slot = self.bind(&var.name, el);
+                let filter = filter.as_ref().map(|f| Box::new(self.expect(f, Ty::Bool)));
                 let (body_ir, ty) = match (quant, body) {
                     (Quant::Any | Quant::All | Quant::None | Quant::Count, Some(b)) => {
                         (Some(Box::new(self.expect(b, Ty::Bool))), Ty::Bool)
@@ -99,7 +107,14 @@ impl<'a> Checker<'a> {
                     (Quant::Sum | Quant::Max | Quant::Min, Some(b)) => {
                         (Some(Box::new(self.expect(b, Ty::Int))), Ty::Int)
                     }
-                    (Quant::Count, None) => (None, Ty::Int),
+                    (Quant::Collect, Some(b)) => {
+                        (Some(Box::new(self.expect(b, Ty::Cells))), Ty::Cells)
+                    }
+                    (Quant::Collect, None) => {
+                        let e = self.coerce_cells(Expr::Local(slot), el, domain.span);
+                        (Some(Box::new(e)), Ty::Cells)
+                    }
+                    (Quant::Count | Quant::Any | Quant::None, None) => (None, Ty::Int),
                     (_, None) => {
                         self.report(
                             Problem::new(
@@ -108,10 +123,7 @@ impl<'a> Checker<'a> {
                                 e.span,
                                 "missing `: ...`",
                             )
-                            .help(format!(
-                                "write e.g. `{} x in cells: empty(x)`",
-                                quant_word(*quant)
-                            )),
+                            .help(format!("write e.g. `{} x in cells: ...`", quant_word(*quant))),
                         );
                         (None, Ty::Error)
                     }
@@ -120,9 +132,33 @@ impl<'a> Checker<'a> {
                 let ty = match (quant, ty) {
                     (_, Ty::Error) => Ty::Error,
                     (Quant::Count | Quant::Sum | Quant::Max | Quant::Min, _) => Ty::Int,
+                    (Quant::Collect, _) => Ty::Cells,
                     _ => Ty::Bool,
                 };
-                (Expr::Quant { quant: *quant, slot, domain: Box::new(d), body: body_ir }, ty)
+                let q =
+                    Expr::Quant { quant: *quant, slot, domain: Box::new(d), filter, body: body_ir };
+                (q, ty)
+            }
+        }
+    }
+
+    /// A value of type `ty` as a set of cells (for `collect` without a body).
+    fn coerce_cells(&mut self, e: Expr, ty: Ty, span: Span) -> Expr {
+        match ty {
+            Ty::Cells | Ty::Error => e,
+            Ty::Cell => Expr::Builtin(Builtin::Singleton, Box::new([e])),
+            Ty::Line => Expr::Builtin(Builtin::LineCells, Box::new([e])),
+            other => {
+                self.report(
+                    Problem::new(
+                        "tabula::check::type",
+                        format!("`collect` gathers cells, but these are {}s", other.name()),
+                        span,
+                        format!("a collection of {}s", other.name()),
+                    )
+                    .help("give a body that is a cell or a set: `collect x in D: cells_of(x)`"),
+                );
+                e
             }
         }
     }
@@ -289,7 +325,32 @@ impl<'a> Checker<'a> {
             "owner" => (&[Cell], Player, Builtin::Owner),
             "kind" => (&[Cell], Kind, Builtin::KindOf),
             "step" => (&[Cell, Dir], Cell, Builtin::Step),
-            "neighbours" => (&[Cell], Cells, Builtin::Neighbours),
+            "neighbours" => {
+                if !self.arity(f, &["cell or set"], args.len(), span) {
+                    return ERR;
+                }
+                let (a, ty) = self.expr(&args[0]);
+                return match ty {
+                    Cell => (Expr::Builtin(Builtin::Neighbours, Box::new([a])), Cells),
+                    Cells | Line | Error => {
+                        let a = self.coerce_cells(a, ty, args[0].span);
+                        (Expr::Builtin(Builtin::NeighboursOf, Box::new([a])), Cells)
+                    }
+                    other => {
+                        self.report(self.mismatch(args[0].span, Cell, other));
+                        ERR
+                    }
+                };
+            }
+            "group" => (&[Cell], Cells, Builtin::Group),
+            "groups" => (&[Player], Groups, Builtin::Groups),
+            "touches" => (&[Cells, Cells], Bool, Builtin::Touches),
+            "same_shape" => (&[Cells, Cells], Bool, Builtin::SameShape),
+            "union" => (&[Cells, Cells], Cells, Builtin::Union),
+            "intersect" => (&[Cells, Cells], Cells, Builtin::Intersect),
+            "minus" => (&[Cells, Cells], Cells, Builtin::Minus),
+            "file" => (&[Cell], Int, Builtin::File),
+            "rank" => (&[Cell], Int, Builtin::Rank),
             "pieces" => (&[Player], Cells, Builtin::Pieces),
             "next" => (&[Player], Player, Builtin::Next),
             "min" => (&[Int, Int], Int, Builtin::Min),
@@ -308,6 +369,11 @@ impl<'a> Checker<'a> {
                     return ERR;
                 }
                 let (s, ty) = self.expr(&args[0]);
+                let (s, ty) = if ty == Cell {
+                    (Expr::Builtin(Builtin::Singleton, Box::new([s])), Cells)
+                } else {
+                    (s, ty)
+                };
                 if !matches!(ty, Cells | Line | Error) {
                     self.report(
                         Problem::new(
@@ -501,5 +567,6 @@ fn quant_word(q: Quant) -> &'static str {
         Quant::Sum => "sum",
         Quant::Max => "max",
         Quant::Min => "min",
+        Quant::Collect => "collect",
     }
 }

@@ -430,6 +430,25 @@ impl<'a> Checker<'a> {
                     _ => return,
                 }
             }
+            ast::BoardShape::Rhombus { width, height } => {
+                let w = self.constant(width, "the board's width");
+                let h = self.constant(height, "the board's height");
+                match (w, h) {
+                    (Some(w), Some(h)) if w > 0 && h > 0 => {
+                        Shape::Rhombus { width: w as u32, height: h as u32 }
+                    }
+                    (Some(_), Some(_)) => {
+                        self.report(Problem::new(
+                            "tabula::check::board",
+                            "board sizes must be positive",
+                            sp,
+                            "this board has no cells",
+                        ));
+                        return;
+                    }
+                    _ => return,
+                }
+            }
             ast::BoardShape::HexHex { side } => match self.constant(side, "the board's side") {
                 Some(s) if s > 0 => Shape::HexHex { side: s as u32 },
                 Some(_) => {

@@ -256,6 +256,18 @@ impl<'g, 's> Exec<'g, 's> {
                 let l = a as usize + i;
                 (l < b as usize).then(|| (Value::Line(l as u32), i + 1))
             }
+            Value::Groups(p) => {
+                let n = self.g.board.len();
+                (i..n).find_map(|c| {
+                    let c = c as CellId;
+                    if self.piece(c).is_none_or(|x| x.0 != p) {
+                        return None;
+                    }
+                    let g = self.group_of(c);
+                    // Each group is listed once, at its first cell.
+                    (g.first() == Some(c)).then_some((Value::Cells(g), c as usize + 1))
+                })
+            }
             Value::Zone(z, p) => (i..self.g.kinds.len())
                 .find(|&k| self.st.data[self.g.board.len() + self.g.counter(z, p, k as u16)] > 0)
                 .map(|k| (Value::Kind(k as u16), k + 1)),
@@ -282,6 +294,32 @@ impl<'g, 's> Exec<'g, 's> {
             Value::Cell(c) => Ok(c),
             _ => Err(bug(Span::default())),
         }
+    }
+
+    fn cells(&mut self, e: &Expr) -> Res<CellSet> {
+        match self.eval(e)? {
+            Value::Cells(s) => Ok(s),
+            _ => Err(bug(Span::default())),
+        }
+    }
+
+    /// The connected group of same-owner pieces containing `c` (empty if none).
+    fn group_of(&self, c: CellId) -> CellSet {
+        let mut set = CellSet::EMPTY;
+        let Some((owner, _)) = self.piece(c) else { return set };
+        let board = &self.g.board;
+        let mut stack = vec![c];
+        set.insert(c);
+        while let Some(x) = stack.pop() {
+            for d in 0..board.dirs() {
+                let y = board.step(x, d);
+                if y != NO_CELL && !set.contains(y) && self.piece(y).is_some_and(|p| p.0 == owner) {
+                    set.insert(y);
+                    stack.push(y);
+                }
+            }
+        }
+        set
     }
 
     fn kind(&mut self, e: &Expr) -> Res<u16> {
@@ -340,14 +378,20 @@ impl<'g, 's> Exec<'g, 's> {
                 }
                 self.eval(body)?
             }
-            Expr::Quant { quant, slot, domain, body } => {
+            Expr::Quant { quant, slot, domain, filter, body } => {
                 let d = self.eval(domain)?;
                 let mut i = 0;
                 let mut acc: i64 = 0;
+                let mut set = CellSet::EMPTY;
                 let mut seen = false;
                 while let Some((v, n)) = self.next_elem(d, i) {
                     i = n;
                     self.slots[*slot as usize] = v;
+                    if let Some(f) = filter {
+                        if !self.truth(f)? {
+                            continue;
+                        }
+                    }
                     match quant {
                         Quant::Any | Quant::All | Quant::None | Quant::Count => {
                             let t = match body {
@@ -360,6 +404,11 @@ impl<'g, 's> Exec<'g, 's> {
                                 Quant::None if t => return Ok(Value::Bool(false)),
                                 Quant::Count if t => acc += 1,
                                 _ => {}
+                            }
+                        }
+                        Quant::Collect => {
+                            if let Some(b) = body {
+                                set = union(set, self.cells(b)?);
                             }
                         }
                         Quant::Sum | Quant::Max | Quant::Min => {
@@ -380,6 +429,7 @@ impl<'g, 's> Exec<'g, 's> {
                 match quant {
                     Quant::Any => Value::Bool(false),
                     Quant::All | Quant::None => Value::Bool(true),
+                    Quant::Collect => Value::Cells(set),
                     _ => Value::Int(acc),
                 }
             }
@@ -511,9 +561,72 @@ impl<'g, 's> Exec<'g, 's> {
             Builtin::Max => Value::Int(self.int(&args[0])?.max(self.int(&args[1])?)),
             Builtin::Abs => Value::Int(self.int(&args[0])?.wrapping_abs()),
             Builtin::AllCells => Value::Cells(g.board.all()),
+            Builtin::NeighboursOf => {
+                let a = self.cells(&args[0])?;
+                let mut out = CellSet::EMPTY;
+                for c in a.iter() {
+                    out = union(out, g.board.neighbours(c));
+                }
+                Value::Cells(minus(out, a))
+            }
+            Builtin::Singleton => {
+                let c = self.cell(&args[0])?;
+                let mut s = CellSet::EMPTY;
+                if c != NO_CELL {
+                    s.insert(c);
+                }
+                Value::Cells(s)
+            }
+            Builtin::LineCells => match self.eval(&args[0])? {
+                Value::Line(l) => Value::Cells(g.board.lines[l as usize].set),
+                _ => return Err(bug(Span::default())),
+            },
+            Builtin::Group => {
+                let c = self.cell(&args[0])?;
+                Value::Cells(self.group_of(c))
+            }
+            Builtin::Groups => match self.eval(&args[0])? {
+                Value::Player(p) => Value::Groups(p),
+                _ => return Err(bug(Span::default())),
+            },
+            Builtin::Touches => {
+                let a = self.cells(&args[0])?;
+                let b = self.cells(&args[1])?;
+                let hit =
+                    a.iter().any(|c| (0..g.board.dirs()).any(|d| b.contains(g.board.step(c, d))));
+                Value::Bool(hit)
+            }
+            Builtin::SameShape => {
+                let a = self.cells(&args[0])?;
+                let b = self.cells(&args[1])?;
+                Value::Bool(g.board.same_shape(&a, &b))
+            }
+            Builtin::Union => Value::Cells(union(self.cells(&args[0])?, self.cells(&args[1])?)),
+            Builtin::Intersect => {
+                let a = self.cells(&args[0])?;
+                let b = self.cells(&args[1])?;
+                Value::Cells(minus(a, minus(a, b)))
+            }
+            Builtin::Minus => Value::Cells(minus(self.cells(&args[0])?, self.cells(&args[1])?)),
+            Builtin::File | Builtin::Rank => {
+                let c = self.cell(&args[0])?;
+                if c == NO_CELL {
+                    return Ok(Value::Int(0));
+                }
+                let (file, rank) = g.board.file_rank(c);
+                Value::Int(if f == Builtin::File { file } else { rank })
+            }
             Builtin::Ply => Value::Int(i64::from(self.st.ply)),
         })
     }
+}
+
+fn union(a: CellSet, b: CellSet) -> CellSet {
+    CellSet([a.0[0] | b.0[0], a.0[1] | b.0[1], a.0[2] | b.0[2], a.0[3] | b.0[3]])
+}
+
+fn minus(a: CellSet, b: CellSet) -> CellSet {
+    CellSet([a.0[0] & !b.0[0], a.0[1] & !b.0[1], a.0[2] & !b.0[2], a.0[3] & !b.0[3]])
 }
 
 fn next_cell(s: &CellSet, from: usize) -> Option<CellId> {

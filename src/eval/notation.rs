@@ -1,7 +1,8 @@
 //! Move notation: printing a move and reading one back.
 //!
 //! A move prints as its choices in order, separated by spaces. Each choice
-//! prints as its `as "label"` (if any) followed by the chosen value: a cell
+//! prints as its `as "label"` (if any) followed by the chosen value, or as
+//! the label with `{}` replaced by the value (`as "+{}"` gives `+d4`): a cell
 //! by name (`c3`), a piece kind by symbol (`K`), a line by its end cells
 //! (`b2-d4`), a player or direction by name, a number in digits. A move with
 //! no choices (a forced pass) prints as `pass`.
@@ -94,16 +95,25 @@ pub fn value_text(g: &Game, v: Value) -> String {
         Value::Kinds => "kinds".into(),
         Value::Players => "players".into(),
         Value::Lines(..) => "lines".into(),
+        Value::Groups(p) => format!("groups({})", g.players[p as usize]),
+    }
+}
+
+/// One choice as printed: its label with the value in place of `{}`, or
+/// the label and the value separated by a space, or the value alone.
+fn choice_text(g: &Game, site: u16, v: Value) -> String {
+    let value = value_text(g, v);
+    match &g.sites[site as usize].label {
+        Some(l) if l.contains("{}") => l.replace("{}", &value),
+        Some(l) => format!("{l} {value}"),
+        None => value,
     }
 }
 
 fn tokens(g: &Game, mv: &Move) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     for c in &mv.choices {
-        if let Some(l) = &g.sites[c.site as usize].label {
-            out.push(l.clone());
-        }
-        out.push(value_text(g, c.value));
+        out.extend(choice_text(g, c.site, c.value).split_whitespace().map(str::to_string));
     }
     if out.is_empty() {
         out.push("pass".into());

@@ -53,6 +53,22 @@ pub fn render(g: &Game, s: &State) -> String {
             }
             end_line(&mut out);
         }
+        Shape::Rhombus { width: w, height: h } => {
+            // Row r is shifted right by half a cell per row above it.
+            let shift = |r: u32| " ".repeat(r as usize * (width + 1) / 2);
+            out.push_str(&format!("   {}", shift(0)));
+            for x in 0..w {
+                out.push_str(&format!(" {:<width$}", (b'a' + x as u8) as char));
+            }
+            end_line(&mut out);
+            for r in 0..h {
+                out.push_str(&format!("{:>2} {}", r + 1, shift(r)));
+                for x in 0..w {
+                    out.push_str(&format!(" {:<width$}", cell((r * w + x) as u16)));
+                }
+                end_line(&mut out);
+            }
+        }
         Shape::HexHex { side } => {
             let n = side as i32 - 1;
             let mut c = 0u16;

@@ -64,6 +64,8 @@ pub enum BoardShape {
     Square { width: Expr, height: Expr, neighbours: Option<Expr> },
     /// `hexhex N`
     HexHex { side: Expr },
+    /// `hex W by H`: a rhombus of hexagons
+    Rhombus { width: Expr, height: Expr },
 }
 
 /// `{ stmt* }`
@@ -187,6 +189,8 @@ pub enum Quant {
     Max,
     /// `min x in D: E` (0 for an empty domain)
     Min,
+    /// `collect x in D[: E]` — the set of all cells (or union of sets)
+    Collect,
 }
 
 /// Expression forms.
@@ -202,6 +206,12 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     /// `a + b`, `a and b`, ...
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// `any x in D: P`
-    Quant { quant: Quant, var: Ident, domain: Box<Expr>, body: Option<Box<Expr>> },
+    /// `any x in D [where C]: P`
+    Quant {
+        quant: Quant,
+        var: Ident,
+        domain: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        body: Option<Box<Expr>>,
+    },
 }

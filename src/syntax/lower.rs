@@ -137,6 +137,12 @@ impl Lower {
                         let neighbours = i.next().map(|e| self.expr(e));
                         BoardShape::Square { width, height, neighbours }
                     }
+                    Some(s) if s.as_rule() == Rule::rhombus_board => {
+                        let mut i = s.into_inner();
+                        let width = self.expr(next(&mut i, Rule::expr));
+                        let height = self.expr(next(&mut i, Rule::expr));
+                        BoardShape::Rhombus { width, height }
+                    }
                     Some(s) => {
                         let mut i = s.into_inner();
                         BoardShape::HexHex { side: self.expr(next(&mut i, Rule::expr)) }
@@ -404,12 +410,14 @@ impl Lower {
                     "count" => Quant::Count,
                     "sum" => Quant::Sum,
                     "max" => Quant::Max,
-                    _ => Quant::Min,
+                    "min" => Quant::Min,
+                    _ => Quant::Collect,
                 };
                 let var = self.ident(next(&mut inner, Rule::ident));
                 let domain = Box::new(self.expr(next(&mut inner, Rule::expr)));
+                let filter = self.opt_where(&mut inner).map(Box::new);
                 let body = inner.next().map(|b| Box::new(self.expr(b)));
-                ExprKind::Quant { quant, var, domain, body }
+                ExprKind::Quant { quant, var, domain, filter, body }
             }
             r => panic!("grammar/lowering mismatch: unexpected primary {r:?}"),
         };

@@ -42,6 +42,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::board_decl => "`board`",
         Rule::square_board => "`square W by H`",
         Rule::hex_board => "`hexhex N`",
+        Rule::rhombus_board => "`hex W by H`",
         Rule::piece_decl => "`piece`",
         Rule::prop => "a property `name: value`",
         Rule::zone_decl => "`zone`",

@@ -4,6 +4,7 @@
 //! API, so an API change touches one place.
 
 mod boop;
+mod bug;
 mod cli;
 mod errors;
 mod games;

@@ -68,7 +68,7 @@ fn worked_check_different_shapes_do_not_eat() {
         &[("White", &[(2, -2), (2, -1)]), ("Black", &[(-2, 0), (-1, 0), (0, 0)])],
     );
     let grow = at(&g, 1, 0);
-    assert_eq!(starting_with(&moves(&g, &s), &grow), [grow.clone()]);
+    assert_eq!(starting_with(&moves(&g, &s), &grow), vec![grow]);
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn worked_check_blocked_eat_passes_to_the_other_player() {
     // Black's new singleton next to White's singleton cannot eat: every
     // bonus cell would merge Black's bugs.
     let grow = at(&g, -3, 0);
-    assert_eq!(starting_with(&moves(&g, &s), &grow), [grow.clone()]);
+    assert_eq!(starting_with(&moves(&g, &s), &grow), vec![grow.clone()]);
     let t = play(&g, &s, &grow);
     // Only the mover eats: White's singleton is still there, and so is Black's.
     assert!(stones(&g, &t, 0).contains(&(-3, 0)));

@@ -14,8 +14,13 @@ fn load(name: &str) -> Game {
 }
 
 fn main() {
-    let cases: &[(&str, u32, u32, u64)] =
-        &[("boop.game", 200, 4, 1_421_952), ("tictactoe.game", 5000, 9, 127_872)];
+    let cases: &[(&str, u32, u32, u64)] = &[
+        ("boop.game", 200, 4, 1_421_952),
+        ("bug.game", 500, 3, 13_002),
+        ("tictactoe.game", 5000, 9, 127_872),
+        ("connect4.game", 1000, 6, 117_649),
+        ("hex.game", 100, 2, 14_520),
+    ];
     println!("game, playouts/s, moves/s, playouts, perft depth, perft nodes/s");
     for &(name, n, depth, nodes) in cases {
         let g = load(name);

@@ -141,6 +141,7 @@ pub struct Board {
     pub lines: Vec<Line>,
     line_ranges: BTreeMap<u32, (u32, u32)>,
     all: CellSet,
+    by_file_rank: BTreeMap<(i64, i64), CellId>,
 }
 
 impl Board {
@@ -234,7 +235,7 @@ impl Board {
         for c in 0..coords.len() {
             all.insert(c as CellId);
         }
-        Ok(Board {
+        let mut board = Board {
             shape,
             names,
             coords,
@@ -245,7 +246,10 @@ impl Board {
             lines: Vec::new(),
             line_ranges: BTreeMap::new(),
             all,
-        })
+            by_file_rank: BTreeMap::new(),
+        };
+        board.by_file_rank = (0..board.len() as CellId).map(|c| (board.file_rank(c), c)).collect();
+        Ok(board)
     }
 
     /// Number of cells.
@@ -341,6 +345,11 @@ impl Board {
                 (i64::from(x - qmin) + 1, i64::from(y + n) + 1)
             }
         }
+    }
+
+    /// The cell at a file and rank (see [`Board::file_rank`]), or [`NO_CELL`].
+    pub fn cell_at(&self, file: i64, rank: i64) -> CellId {
+        self.by_file_rank.get(&(file, rank)).copied().unwrap_or(NO_CELL)
     }
 
     /// The canonical form of a set of cells under the board's symmetries

@@ -190,6 +190,8 @@ pub enum Builtin {
     File,
     /// `rank(c)`: the row of `c`, from 1.
     Rank,
+    /// `cell(file, rank)`: the cell at that column and row, or `none`.
+    CellAt,
     /// `ply`: the number of turns played so far.
     Ply,
 }
@@ -274,6 +276,8 @@ pub enum StmtKind {
     Let(Slot, Expr),
     /// `choose x in D [where C]`: `site` indexes [`Game::sites`].
     Choose { site: u16, slot: Slot, domain: Expr, filter: Option<Expr> },
+    /// `either { ... } or { ... }`: the chosen branch index is the decision at `site`.
+    Either { site: u16, branches: Vec<Vec<Stmt>> },
     /// `for x in D [where C] { ... }`
     For { slot: Slot, domain: Expr, filter: Option<Expr>, body: Vec<Stmt> },
     /// `while C { ... }`
@@ -329,6 +333,8 @@ pub struct Zone {
 pub struct Site {
     /// `as "label"`: printed before the chosen value.
     pub label: Option<String>,
+    /// For `either`: each branch's label (the value printed is the label).
+    pub branches: Option<Vec<Option<String>>>,
     /// The chosen value's type.
     pub ty: Ty,
     /// The `choose` statement.

@@ -351,6 +351,7 @@ impl<'a> Checker<'a> {
             "minus" => (&[Cells, Cells], Cells, Builtin::Minus),
             "file" => (&[Cell], Int, Builtin::File),
             "rank" => (&[Cell], Int, Builtin::Rank),
+            "cell" => (&[Int, Int], Cell, Builtin::CellAt),
             "pieces" => (&[Player], Cells, Builtin::Pieces),
             "next" => (&[Player], Player, Builtin::Next),
             "min" => (&[Int, Int], Int, Builtin::Min),

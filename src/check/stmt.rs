@@ -39,10 +39,35 @@ impl<'a> Checker<'a> {
                 let site = self.sites.len() as u16;
                 self.sites.push(Site {
                     label: label.as_ref().map(|l| l.text.clone()),
+                    branches: None,
                     ty: el,
                     span: s.span,
                 });
                 StmtKind::Choose { site, slot, domain: d, filter }
+            }
+            S::Either(branches) => {
+                if !self.in_turn {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::choose_outside_turn",
+                            "`either` outside a turn",
+                            s.span,
+                            "no player decides here",
+                        )
+                        .help("decisions belong in `turn { ... }` or in actions it runs"),
+                    );
+                }
+                let site = self.sites.len() as u16;
+                self.sites.push(Site {
+                    label: None,
+                    branches: Some(
+                        branches.iter().map(|(l, _)| l.as_ref().map(|l| l.text.clone())).collect(),
+                    ),
+                    ty: Ty::Int,
+                    span: s.span,
+                });
+                let branches = branches.iter().map(|(_, b)| self.block(b)).collect();
+                StmtKind::Either { site, branches }
             }
             S::For { var, domain, filter, body } => {
                 let (d, el) = self.domain(domain);

@@ -123,6 +123,26 @@ impl<'g, 's> Exec<'g, 's> {
                 }
                 return Ok(Flow::Pause);
             }
+            StmtKind::Either { site, branches } => {
+                let b = if let Some(c) = self.prefix.get(self.pos) {
+                    self.pos += 1;
+                    match c.value {
+                        Value::Int(b) if c.site == *site && (b as usize) < branches.len() => {
+                            b as usize
+                        }
+                        _ => return fail,
+                    }
+                } else {
+                    if let Some(c) = self.collect.as_mut() {
+                        c.extend(
+                            (0..branches.len())
+                                .map(|b| Choice { site: *site, value: Value::Int(b as i64) }),
+                        );
+                    }
+                    return Ok(Flow::Pause);
+                };
+                flow!(self.block(&branches[b])?);
+            }
             StmtKind::For { slot, domain, filter, body } => {
                 let d = self.eval(domain)?;
                 let mut i = 0;
@@ -615,6 +635,10 @@ impl<'g, 's> Exec<'g, 's> {
                 }
                 let (file, rank) = g.board.file_rank(c);
                 Value::Int(if f == Builtin::File { file } else { rank })
+            }
+            Builtin::CellAt => {
+                let (file, rank) = (self.int(&args[0])?, self.int(&args[1])?);
+                Value::Cell(g.board.cell_at(file, rank))
             }
             Builtin::Ply => Value::Int(i64::from(self.st.ply)),
         })

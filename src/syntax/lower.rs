@@ -262,6 +262,19 @@ impl Lower {
                     inner.next().map(|a| self.string(next(&mut a.into_inner(), Rule::string)));
                 StmtKind::Choose { var, domain, filter, label }
             }
+            Rule::either_stmt => {
+                let branches = inner
+                    .map(|b| {
+                        let mut parts = b.into_inner();
+                        let label = match parts.peek().map(|p| p.as_rule()) {
+                            Some(Rule::string) => Some(self.string(next(&mut parts, Rule::string))),
+                            _ => None,
+                        };
+                        (label, self.block(next(&mut parts, Rule::block)))
+                    })
+                    .collect();
+                StmtKind::Either(branches)
+            }
             Rule::for_stmt => {
                 let var = self.ident(next(&mut inner, Rule::ident));
                 let domain = self.expr(next(&mut inner, Rule::expr));

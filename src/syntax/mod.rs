@@ -56,6 +56,8 @@ fn rule_name(rule: &Rule) -> String {
         Rule::nomoves_decl => "`on no moves`",
         Rule::block => "a block `{ ... }`",
         Rule::where_clause => "`where`",
+        Rule::branch => "a block `{ ... }`",
+        Rule::either_stmt => "a statement",
         Rule::as_clause => "`as`",
         Rule::of_clause => "`of`",
         Rule::call_stmt => "a statement",

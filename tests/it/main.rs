@@ -5,6 +5,7 @@
 
 mod boop;
 mod bug;
+mod classics;
 mod cli;
 mod errors;
 mod games;

@@ -142,6 +142,7 @@ pub struct Board {
     line_ranges: BTreeMap<u32, (u32, u32)>,
     all: CellSet,
     by_file_rank: BTreeMap<(i64, i64), CellId>,
+    by_coord: BTreeMap<(i32, i32), CellId>,
 }
 
 impl Board {
@@ -247,6 +248,7 @@ impl Board {
             line_ranges: BTreeMap::new(),
             all,
             by_file_rank: BTreeMap::new(),
+            by_coord: index,
         };
         board.by_file_rank = (0..board.len() as CellId).map(|c| (board.file_rank(c), c)).collect();
         Ok(board)
@@ -374,6 +376,43 @@ impl Board {
             }
         }
         best.unwrap_or_default()
+    }
+
+    /// Every distinct set of cells that `shape` (coordinates in one
+    /// orientation) covers under the board's symmetries and translations,
+    /// lying wholly on the board; sorted by their cells.
+    pub fn placements(&self, shape: &[(i32, i32)]) -> Vec<CellSet> {
+        let mut found = std::collections::BTreeSet::new();
+        let Some(&first) = shape.first() else { return Vec::new() };
+        for t in 0..if self.shape.is_hex() { 12 } else { 8 } {
+            let img: Vec<(i32, i32)> = shape.iter().map(|&p| self.transform(t, p)).collect();
+            let f = self.transform(t, first);
+            for &(ax, ay) in &self.coords {
+                let mut set = CellSet::EMPTY;
+                let fits = img.iter().all(|&(x, y)| {
+                    match self.by_coord.get(&(x - f.0 + ax, y - f.1 + ay)) {
+                        Some(&c) => {
+                            set.insert(c);
+                            true
+                        }
+                        None => false,
+                    }
+                });
+                if fits {
+                    found.insert(set.iter().collect::<Vec<CellId>>());
+                }
+            }
+        }
+        found
+            .into_iter()
+            .map(|cells| {
+                let mut s = CellSet::EMPTY;
+                for c in cells {
+                    s.insert(c);
+                }
+                s
+            })
+            .collect()
     }
 
     /// Whether two sets of cells have the same shape.

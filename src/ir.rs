@@ -47,6 +47,8 @@ pub enum Ty {
     Lines,
     /// The groups of one player (each a set of cells).
     Groups,
+    /// The placements of a tile (each a set of cells).
+    Placements,
     /// The `none` literal before it meets a type.
     None,
     /// After an error (suppresses follow-up errors).
@@ -62,7 +64,7 @@ impl Ty {
             Ty::Kinds | Ty::Zone => Some(Ty::Kind),
             Ty::Players => Some(Ty::Player),
             Ty::Lines => Some(Ty::Line),
-            Ty::Groups => Some(Ty::Cells),
+            Ty::Groups | Ty::Placements => Some(Ty::Cells),
             Ty::Error => Some(Ty::Error),
             _ => None,
         }
@@ -85,6 +87,7 @@ impl Ty {
             Ty::Players => "set of players",
             Ty::Lines => "set of lines",
             Ty::Groups => "set of groups",
+            Ty::Placements => "set of placements",
             Ty::None => "`none`",
             Ty::Error => "unknown",
         }
@@ -127,6 +130,8 @@ pub enum Value {
     Lines(u32, u32),
     /// The groups of a player.
     Groups(u8),
+    /// Every placement of a tile kind.
+    Placements(u16),
 }
 
 /// Built-in functions.
@@ -192,6 +197,8 @@ pub enum Builtin {
     Rank,
     /// `cell(file, rank)`: the cell at that column and row, or `none`.
     CellAt,
+    /// `placements(t)`: every way tile kind `t` fits on the board.
+    Placements,
     /// `ply`: the number of turns played so far.
     Ply,
 }
@@ -294,8 +301,10 @@ pub enum StmtKind {
     Draw,
     /// `pass`
     Pass,
-    /// `place K of P at C`
-    Place { kind: Expr, owner: Option<Expr>, at: Expr },
+    /// `place K of P at C` (`C` a cell, or a set of cells when `many`)
+    Place { kind: Expr, owner: Option<Expr>, at: Expr, many: bool },
+    /// `compare p in D by keys`: the best player(s) win.
+    Compare { slot: Slot, domain: Expr, keys: Vec<Key> },
     /// `remove C`
     Remove(Expr),
     /// `move C to C`
@@ -308,6 +317,15 @@ pub enum StmtKind {
     Block(Vec<(Slot, Expr)>, Vec<Stmt>),
 }
 
+/// A checked ranking key of `compare`.
+#[derive(Debug, Clone)]
+pub enum Key {
+    /// A number, higher is better.
+    Value(Expr),
+    /// The values of `body` over `domain`, sorted from highest.
+    Descending { slot: Slot, domain: Expr, filter: Option<Expr>, body: Expr },
+}
+
 /// A piece kind.
 #[derive(Debug, Clone)]
 pub struct Kind {
@@ -317,6 +335,8 @@ pub struct Kind {
     pub symbol: String,
     /// Values of every declared property (0 where not given).
     pub props: Vec<i64>,
+    /// For a tile: the cells it covers in its declared orientation.
+    pub shape: Option<Vec<(i32, i32)>>,
 }
 
 /// A zone declaration.
@@ -368,6 +388,10 @@ pub struct Game {
     pub turn_span: Span,
     /// `on no moves { ... }`, if declared.
     pub no_moves: Option<Vec<Stmt>>,
+    /// `at end { ... }`: decides the result when no player can move.
+    pub at_end: Option<Vec<Stmt>>,
+    /// For each kind: its placements on the board (empty unless a tile).
+    pub placements: Vec<Vec<CellSet>>,
     /// Every `choose` of the turn, indexed by site id.
     pub sites: Vec<Site>,
     /// Size of the evaluation frame.

@@ -352,6 +352,7 @@ impl<'a> Checker<'a> {
             "file" => (&[Cell], Int, Builtin::File),
             "rank" => (&[Cell], Int, Builtin::Rank),
             "cell" => (&[Int, Int], Cell, Builtin::CellAt),
+            "placements" => (&[Kind], Placements, Builtin::Placements),
             "pieces" => (&[Player], Cells, Builtin::Pieces),
             "next" => (&[Player], Player, Builtin::Next),
             "min" => (&[Int, Int], Int, Builtin::Min),

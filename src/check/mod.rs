@@ -170,6 +170,7 @@ impl<'a> Checker<'a> {
         let mut setup: Option<(&'a ast::Block, Span)> = None;
         let mut turn: Option<(&'a ast::Block, Span)> = None;
         let mut no_moves: Option<(&'a ast::Block, Span)> = None;
+        let mut at_end: Option<(&'a ast::Block, Span)> = None;
         let mut players_span = None;
 
         // Pass 1: parameters, in order (each may use the ones before it).
@@ -274,7 +275,7 @@ impl<'a> Checker<'a> {
                     }
                     board_decl = Some((shape, *sp));
                 }
-                ast::Item::Piece { name: n, symbol, props, .. } => {
+                ast::Item::Piece { name: n, symbol, props, covers, .. } => {
                     let id = self.kinds.len() as u16;
                     self.declare(n, Global::Kind(id));
                     let mut values = vec![0; self.props.len()];
@@ -302,7 +303,31 @@ impl<'a> Checker<'a> {
                             "used in move notation",
                         ));
                     }
-                    self.kinds.push(ir::Kind { name: n.name.clone(), symbol, props: values });
+                    let shape = covers.as_ref().map(|(cells, csp)| {
+                        let mut sorted = cells.clone();
+                        sorted.sort_unstable();
+                        sorted.dedup();
+                        if sorted.len() != cells.len() {
+                            self.report(
+                                Problem::new(
+                                    "tabula::check::covers",
+                                    "a cell is listed twice",
+                                    *csp,
+                                    "every covered cell once",
+                                )
+                                .help(
+                                    "list each cell of the tile once, e.g. `covers (0, 0) (1, 0)`",
+                                ),
+                            );
+                        }
+                        cells.clone()
+                    });
+                    self.kinds.push(ir::Kind {
+                        name: n.name.clone(),
+                        symbol,
+                        props: values,
+                        shape,
+                    });
                 }
                 ast::Item::Zone { name: n, per_player, .. } => {
                     self.zones.push(ir::Zone { name: n.name.clone(), per_player: *per_player });
@@ -319,6 +344,7 @@ impl<'a> Checker<'a> {
                 ast::Item::Setup(b, sp) => dup_block(self, &mut setup, b, *sp, "setup"),
                 ast::Item::Turn(b, sp) => dup_block(self, &mut turn, b, *sp, "turn"),
                 ast::Item::NoMoves(b, sp) => dup_block(self, &mut no_moves, b, *sp, "on no moves"),
+                ast::Item::AtEnd(b, sp) => dup_block(self, &mut at_end, b, *sp, "at end"),
             }
         }
         // Kinds declared before a property got their value vectors short.
@@ -366,6 +392,15 @@ impl<'a> Checker<'a> {
         let mut setup_ir = Vec::new();
         let mut turn_ir = Vec::new();
         let mut no_moves_ir = None;
+        let mut at_end_ir = None;
+        let mut placements = Vec::new();
+        if let Some(board) = &self.board {
+            placements = self
+                .kinds
+                .iter()
+                .map(|k| k.shape.as_ref().map_or(Vec::new(), |s| board.placements(s)))
+                .collect();
+        }
         if self.board.is_some() {
             if let Some((b, _)) = setup {
                 setup_ir = self.block(b);
@@ -377,6 +412,9 @@ impl<'a> Checker<'a> {
             }
             if let Some((b, _)) = no_moves {
                 no_moves_ir = Some(self.block(b));
+            }
+            if let Some((b, _)) = at_end {
+                at_end_ir = Some(self.block(b));
             }
         }
 
@@ -400,6 +438,8 @@ impl<'a> Checker<'a> {
             turn: turn_ir,
             turn_span: turn.map(|t| t.1).unwrap_or_default(),
             no_moves: no_moves_ir,
+            at_end: at_end_ir,
+            placements,
             sites: std::mem::take(&mut self.sites),
             slots: self.next_slot,
         })

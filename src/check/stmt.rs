@@ -2,7 +2,7 @@
 
 use super::{Checker, Global};
 use crate::diag::Problem;
-use crate::ir::{Site, Stmt, StmtKind, Ty};
+use crate::ir::{Key, Site, Stmt, StmtKind, Ty};
 use crate::syntax::ast::{self, StmtKind as S};
 
 impl<'a> Checker<'a> {
@@ -93,11 +93,53 @@ impl<'a> Checker<'a> {
             S::Lose(p) => StmtKind::Lose(self.expect(p, Ty::Player)),
             S::Draw => StmtKind::Draw,
             S::Pass => StmtKind::Pass,
-            S::Place { kind, owner, at } => StmtKind::Place {
-                kind: self.expect(kind, Ty::Kind),
-                owner: owner.as_ref().map(|o| self.expect(o, Ty::Player)),
-                at: self.expect(at, Ty::Cell),
-            },
+            S::Place { kind, owner, at } => {
+                let kind = self.expect(kind, Ty::Kind);
+                let owner = owner.as_ref().map(|o| self.expect(o, Ty::Player));
+                let (at_ir, ty) = self.expr(at);
+                let (at_ir, many) = match ty {
+                    Ty::Cell | Ty::Error => (at_ir, false),
+                    Ty::Cells | Ty::Line => (self.expect(at, Ty::Cells), true),
+                    other => {
+                        self.report(self.mismatch(at.span, Ty::Cell, other));
+                        (at_ir, false)
+                    }
+                };
+                StmtKind::Place { kind, owner, at: at_ir, many }
+            }
+            S::Compare { var, domain, keys } => {
+                let (d, el) = self.domain(domain);
+                if !matches!(el, Ty::Player | Ty::Error) {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::compare",
+                            "`compare` ranks players",
+                            domain.span,
+                            format!("these are {}s", el.name()),
+                        )
+                        .help("write `compare p in players by ...`"),
+                    );
+                }
+                self.scopes.push(Vec::new());
+                let slot = self.bind(&var.name, el);
+                let keys = keys
+                    .iter()
+                    .map(|k| match k {
+                        ast::Key::Value(e) => Key::Value(self.expect(e, Ty::Int)),
+                        ast::Key::Descending { var, domain, filter, body } => {
+                            let (d, el) = self.domain(domain);
+                            self.scopes.push(Vec::new());
+                            let slot = self.bind(&var.name, el);
+                            let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
+                            let body = self.expect(body, Ty::Int);
+                            self.scopes.pop();
+                            Key::Descending { slot, domain: d, filter, body }
+                        }
+                    })
+                    .collect();
+                self.scopes.pop();
+                StmtKind::Compare { slot, domain: d, keys }
+            }
             S::Remove(c) => StmtKind::Remove(self.expect(c, Ty::Cell)),
             S::Move { from, to } => {
                 StmtKind::Move { from: self.expect(from, Ty::Cell), to: self.expect(to, Ty::Cell) }

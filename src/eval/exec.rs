@@ -8,7 +8,9 @@
 
 use super::{Choice, Outcome, RunError, State};
 use crate::board::{CellId, CellSet, NO_CELL};
-use crate::ir::{BinOp, Builtin, Expr, Game, Quant, Stmt, StmtKind, UnOp, Value, NONE16, NONE8};
+use crate::ir::{
+    BinOp, Builtin, Expr, Game, Key, Quant, Slot, Stmt, StmtKind, UnOp, Value, NONE16, NONE8,
+};
 use crate::source::Span;
 
 /// Most steps one run of a block may take.
@@ -191,17 +193,36 @@ impl<'g, 's> Exec<'g, 's> {
                 return Ok(Flow::End);
             }
             StmtKind::Pass => return Ok(Flow::End),
-            StmtKind::Place { kind, owner, at } => {
+            StmtKind::Place { kind, owner, at, many } => {
                 let k = self.kind(kind)?;
                 let p = match owner {
                     Some(o) => self.player(o, s.span)?,
                     None => self.st.current,
                 };
-                let c = self.cell(at)?;
-                if k == NONE16 || c == NO_CELL || self.st.data[c as usize] != 0 {
+                if k == NONE16 {
                     return fail;
                 }
-                self.st.data[c as usize] = self.code(p, k);
+                let code = self.code(p, k);
+                if *many {
+                    let set = self.cells(at)?;
+                    if set.iter().any(|c| self.st.data[c as usize] != 0) {
+                        return fail;
+                    }
+                    for c in set.iter() {
+                        self.st.data[c as usize] = code;
+                    }
+                } else {
+                    let c = self.cell(at)?;
+                    if c == NO_CELL || self.st.data[c as usize] != 0 {
+                        return fail;
+                    }
+                    self.st.data[c as usize] = code;
+                }
+            }
+            StmtKind::Compare { slot, domain, keys } => {
+                let outcome = self.compare(*slot, domain, keys)?;
+                self.st.outcome = Some(outcome);
+                return Ok(Flow::End);
             }
             StmtKind::Remove(c) => {
                 let c = self.cell(c)?;
@@ -256,6 +277,65 @@ impl<'g, 's> Exec<'g, 's> {
         Ok(Flow::Next)
     }
 
+    /// `compare`: each player's keys, compared in order (lists element by
+    /// element, a missing element counting 0); the best player wins, a tie
+    /// of everybody is a draw, a tie of some is a shared win.
+    fn compare(&mut self, slot: Slot, domain: &Expr, keys: &[Key]) -> Res<Outcome> {
+        let d = self.eval(domain)?;
+        let mut scored: Vec<(u8, Vec<Vec<i64>>)> = Vec::new();
+        let mut i = 0;
+        while let Some((v, n)) = self.next_elem(d, i) {
+            i = n;
+            let Value::Player(p) = v else { return Err(bug(Span::default())) };
+            self.slots[slot as usize] = v;
+            let mut ks = Vec::new();
+            for k in keys {
+                match k {
+                    Key::Value(e) => ks.push(vec![self.int(e)?]),
+                    Key::Descending { slot, domain, filter, body } => {
+                        let d = self.eval(domain)?;
+                        let mut vals = Vec::new();
+                        let mut j = 0;
+                        while let Some((v, n)) = self.next_elem(d, j) {
+                            j = n;
+                            self.slots[*slot as usize] = v;
+                            if let Some(f) = filter {
+                                if !self.truth(f)? {
+                                    continue;
+                                }
+                            }
+                            vals.push(self.int(body)?);
+                        }
+                        vals.sort_unstable_by(|a, b| b.cmp(a));
+                        ks.push(vals);
+                    }
+                }
+            }
+            scored.push((p, ks));
+        }
+        let cmp = |a: &[Vec<i64>], b: &[Vec<i64>]| {
+            for (x, y) in a.iter().zip(b) {
+                for j in 0..x.len().max(y.len()) {
+                    let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
+                    if u != v {
+                        return u.cmp(&v);
+                    }
+                }
+            }
+            std::cmp::Ordering::Equal
+        };
+        let Some(best) = scored.iter().map(|s| &s.1).max_by(|a, b| cmp(a, b)).cloned() else {
+            return Ok(Outcome::Draw);
+        };
+        let winners: Vec<u8> =
+            scored.iter().filter(|s| cmp(&s.1, &best).is_eq()).map(|s| s.0).collect();
+        Ok(match winners.as_slice() {
+            [w] => Outcome::Win(*w),
+            _ if winners.len() == scored.len() => Outcome::Draw,
+            _ => Outcome::Shared(winners.iter().fold(0, |m, w| m | (1 << w))),
+        })
+    }
+
     #[inline]
     fn code(&self, p: u8, k: u16) -> u16 {
         1 + p as u16 * self.g.kinds.len() as u16 + k
@@ -288,6 +368,12 @@ impl<'g, 's> Exec<'g, 's> {
                     (g.first() == Some(c)).then_some((Value::Cells(g), c as usize + 1))
                 })
             }
+            Value::Placements(k) => self
+                .g
+                .placements
+                .get(k as usize)
+                .and_then(|ps| ps.get(i))
+                .map(|s| (Value::Cells(*s), i + 1)),
             Value::Zone(z, p) => (i..self.g.kinds.len())
                 .find(|&k| self.st.data[self.g.board.len() + self.g.counter(z, p, k as u16)] > 0)
                 .map(|k| (Value::Kind(k as u16), k + 1)),
@@ -636,6 +722,7 @@ impl<'g, 's> Exec<'g, 's> {
                 let (file, rank) = g.board.file_rank(c);
                 Value::Int(if f == Builtin::File { file } else { rank })
             }
+            Builtin::Placements => Value::Placements(self.kind(&args[0])?),
             Builtin::CellAt => {
                 let (file, rank) = (self.int(&args[0])?, self.int(&args[1])?);
                 Value::Cell(g.board.cell_at(file, rank))

@@ -245,29 +245,54 @@ impl State {
         Ok(self.stuck(g)?.outcome)
     }
 
-    /// Runs `on no moves` on a copy: the resulting state (a pass or an ending).
+    /// Runs `on no moves` on a copy: the resulting state (a pass or an
+    /// ending). A pass when no player at all has a move ends the game
+    /// instead, with the result of `at end` (a draw if there is none).
     fn stuck(&self, g: &Game) -> Result<State, RunError> {
         let mut s = self.clone();
-        match &g.no_moves {
-            None => s.outcome = Some(Outcome::Draw),
-            Some(body) => {
-                let mut slots = vec![Value::Int(0); g.slots];
-                let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
-                match ex.run(body)? {
-                    Flow::Fail(span) => {
-                        return Err(RunError {
-                            message: "`on no moves` could not be carried out".into(),
-                            span,
-                        })
-                    }
-                    Flow::Pause | Flow::Next | Flow::End => {}
-                }
-                if s.outcome.is_none() {
-                    s.advance(g);
+        let Some(body) = &g.no_moves else {
+            s.outcome = Some(Outcome::Draw);
+            return Ok(s);
+        };
+        let mut slots = vec![Value::Int(0); g.slots];
+        if let Flow::Fail(span) = Exec::new(g, &mut s, &mut slots, &[]).run(body)? {
+            return Err(RunError {
+                message: "`on no moves` could not be carried out".into(),
+                span,
+            });
+        }
+        if s.outcome.is_some() {
+            return Ok(s);
+        }
+        if self.nobody_can_move(g)? {
+            let mut end = self.clone();
+            if let Some(body) = &g.at_end {
+                if let Flow::Fail(span) = Exec::new(g, &mut end, &mut slots, &[]).run(body)? {
+                    return Err(RunError {
+                        message: "`at end` could not be carried out".into(),
+                        span,
+                    });
                 }
             }
+            end.outcome = end.outcome.or(Some(Outcome::Draw));
+            return Ok(end);
         }
+        s.advance(g);
         Ok(s)
+    }
+
+    /// Whether every player, if it were their turn here, would have no move.
+    fn nobody_can_move(&self, g: &Game) -> Result<bool, RunError> {
+        let mut moves = Vec::new();
+        for p in 0..g.players.len() as u8 {
+            let mut t = self.clone();
+            t.current = p;
+            t.turn_moves(g, &mut moves)?;
+            if !moves.is_empty() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     fn advance(&mut self, g: &Game) {

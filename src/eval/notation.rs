@@ -81,7 +81,7 @@ pub fn value_text(g: &Game, v: Value) -> String {
         Value::Line(l) => g.board.line_name(l),
         Value::Cells(s) => {
             let names: Vec<&str> = s.iter().map(|c| g.board.names[c as usize].as_str()).collect();
-            names.join("-")
+            names.join(" ")
         }
         Value::Zone(z, p) => {
             let zone = &g.zones[z as usize];
@@ -96,6 +96,7 @@ pub fn value_text(g: &Game, v: Value) -> String {
         Value::Players => "players".into(),
         Value::Lines(..) => "lines".into(),
         Value::Groups(p) => format!("groups({})", g.players[p as usize]),
+        Value::Placements(k) => format!("placements({})", g.kinds[k as usize].symbol),
     }
 }
 

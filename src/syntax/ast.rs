@@ -41,8 +41,14 @@ pub enum Item {
     Param { name: Ident, value: Expr, range: Option<(Expr, Expr)>, span: Span },
     /// `board square W by H [with N neighbours]` or `board hexhex N`
     Board(BoardShape, Span),
-    /// `piece Name ["S"] [{ prop: value, ... }]`
-    Piece { name: Ident, symbol: Option<Str>, props: Vec<(Ident, Expr)>, span: Span },
+    /// `piece Name ["S"] [{ prop: value, ... }] [covers (q, r) ...]`
+    Piece {
+        name: Ident,
+        symbol: Option<Str>,
+        props: Vec<(Ident, Expr)>,
+        covers: Option<(Vec<(i32, i32)>, Span)>,
+        span: Span,
+    },
     /// `zone name per player` / `zone name shared`
     Zone { name: Ident, per_player: bool, span: Span },
     /// `def name(params) = expr`
@@ -55,6 +61,8 @@ pub enum Item {
     Turn(Block, Span),
     /// `on no moves { ... }`
     NoMoves(Block, Span),
+    /// `at end { ... }`
+    AtEnd(Block, Span),
 }
 
 /// The shape of the board.
@@ -107,6 +115,8 @@ pub enum StmtKind {
     Win(Expr),
     /// `lose P`
     Lose(Expr),
+    /// `compare p in D by key, key, ...`
+    Compare { var: Ident, domain: Expr, keys: Vec<Key> },
     /// `draw`
     Draw,
     /// `pass`
@@ -123,6 +133,16 @@ pub enum StmtKind {
     Take { count: Option<Expr>, kind: Expr, zone: Expr },
     /// `name(args)`: run an action
     Call(Ident, Vec<Expr>),
+}
+
+/// A ranking key of `compare`.
+#[derive(Debug, Clone)]
+pub enum Key {
+    /// A number: higher is better.
+    Value(Expr),
+    /// `descending x in D [where C]: E`: the values sorted from highest,
+    /// compared one by one (a missing value counts 0).
+    Descending { var: Ident, domain: Expr, filter: Option<Expr>, body: Expr },
 }
 
 /// An expression with its span.

@@ -108,6 +108,21 @@ impl Lower {
         Str { text: s[1..s.len() - 1].to_string(), span: span(&p) }
     }
 
+    fn signed(&mut self, p: Pair<Rule>) -> i32 {
+        match p.as_str().parse::<i32>() {
+            Ok(n) if n.abs() <= 1000 => n,
+            _ => {
+                self.problems.push(Problem::new(
+                    "tabula::syntax::number",
+                    "coordinate too large",
+                    span(&p),
+                    "coordinates are at most 1000",
+                ));
+                0
+            }
+        }
+    }
+
     fn item(&mut self, p: Pair<Rule>) -> Item {
         let sp = span(&p);
         let rule = p.as_rule();
@@ -155,9 +170,21 @@ impl Lower {
                 let name = self.ident(next(&mut inner, Rule::ident));
                 let mut symbol = None;
                 let mut props = Vec::new();
+                let mut covers = None;
                 for q in inner {
                     match q.as_rule() {
                         Rule::string => symbol = Some(self.string(q)),
+                        Rule::covers => {
+                            let csp = span(&q);
+                            let mut cells = Vec::new();
+                            for c in q.into_inner() {
+                                let mut xy = c.into_inner();
+                                let x = self.signed(next(&mut xy, Rule::signed));
+                                let y = self.signed(next(&mut xy, Rule::signed));
+                                cells.push((x, y));
+                            }
+                            covers = Some((cells, csp));
+                        }
                         _ => {
                             let mut i = q.into_inner();
                             let n = self.ident(next(&mut i, Rule::ident));
@@ -166,7 +193,7 @@ impl Lower {
                         }
                     }
                 }
-                Item::Piece { name, symbol, props, span: sp }
+                Item::Piece { name, symbol, props, covers, span: sp }
             }
             Rule::zone_decl => {
                 let name = self.ident(next(&mut inner, Rule::ident));
@@ -202,6 +229,7 @@ impl Lower {
             Rule::setup_decl => Item::Setup(self.block(next(&mut inner, Rule::block)), sp),
             Rule::turn_decl => Item::Turn(self.block(next(&mut inner, Rule::block)), sp),
             Rule::nomoves_decl => Item::NoMoves(self.block(next(&mut inner, Rule::block)), sp),
+            Rule::atend_decl => Item::AtEnd(self.block(next(&mut inner, Rule::block)), sp),
             r => panic!("grammar/lowering mismatch: unexpected item {r:?}"),
         }
     }
@@ -304,6 +332,12 @@ impl Lower {
             }
             Rule::win_stmt => StmtKind::Win(self.expr(next(&mut inner, Rule::expr))),
             Rule::lose_stmt => StmtKind::Lose(self.expr(next(&mut inner, Rule::expr))),
+            Rule::compare_stmt => {
+                let var = self.ident(next(&mut inner, Rule::ident));
+                let domain = self.expr(next(&mut inner, Rule::expr));
+                let keys = inner.map(|k| self.key(k)).collect();
+                StmtKind::Compare { var, domain, keys }
+            }
             Rule::draw_stmt => StmtKind::Draw,
             Rule::pass_stmt => StmtKind::Pass,
             Rule::place_stmt => {
@@ -343,6 +377,22 @@ impl Lower {
             r => panic!("grammar/lowering mismatch: unexpected statement {r:?}"),
         };
         Stmt { kind, span: sp }
+    }
+
+    fn key(&mut self, p: Pair<Rule>) -> Key {
+        let k = match p.into_inner().next() {
+            Some(k) => k,
+            None => panic!("grammar/lowering mismatch: empty key"),
+        };
+        if k.as_rule() == Rule::expr {
+            return Key::Value(self.expr(k));
+        }
+        let mut inner = k.into_inner();
+        let var = self.ident(next(&mut inner, Rule::ident));
+        let domain = self.expr(next(&mut inner, Rule::expr));
+        let filter = self.opt_where(&mut inner);
+        let body = self.expr(next(&mut inner, Rule::expr));
+        Key::Descending { var, domain, filter, body }
     }
 
     fn expr(&mut self, p: Pair<Rule>) -> Expr {

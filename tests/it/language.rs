@@ -98,18 +98,26 @@ fn defs_are_generic_and_actions_run_effects() {
 
 #[test]
 fn forced_pass_and_no_move_endings() {
-    let g = g(
-        "square 2 by 1",
-        "turn { require me == A  choose c in cells where empty(c)  place Stone at c }\n\
-         on no moves { if me == A { lose me } else { pass } }",
-    );
-    let s = start(&g);
-    let s = play(&g, &s, "a1");
-    assert_eq!(moves(&g, &s), ["pass"]);
-    let s = play(&g, &s, "pass");
-    let s = play(&g, &s, "b1");
-    let s = play(&g, &s, "pass");
-    assert_eq!(crate::outcome(&g, &s), "B wins");
+    let text = "turn { require me == A  choose c in cells where empty(c)  place Stone at c }\n\
+                on no moves { pass }";
+    let g1 = g("square 2 by 1", text);
+    let s = start(&g1);
+    let s = play(&g1, &s, "a1");
+    // B cannot move but A can: B passes.
+    assert_eq!(moves(&g1, &s), ["pass"]);
+    let s = play(&g1, &s, "pass");
+    let s = play(&g1, &s, "b1");
+    // Nobody can move: the game is over, a draw without `at end`.
+    assert!(moves(&g1, &s).is_empty());
+    assert_eq!(crate::outcome(&g1, &s), "draw");
+    // `at end` decides the result.
+    let g2 = g("square 2 by 1", &format!("{text}\nat end {{ win B }}"));
+    let s = play(&g2, &play(&g2, &play(&g2, &start(&g2), "a1"), "pass"), "b1");
+    assert_eq!(crate::outcome(&g2, &s), "B wins");
+    // `on no moves` may end the game itself.
+    let g3 = g("square 2 by 1", "turn { require me == A  choose c in cells where empty(c)  place Stone at c }\non no moves { lose me }");
+    let s = play(&g3, &start(&g3), "a1");
+    assert_eq!(crate::outcome(&g3, &s), "A wins");
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod games;
 mod language;
 mod perft;
 mod reference_boop;
+mod snekagon;
 
 use std::path::{Path, PathBuf};
 use tabula::{Game, Source, State};

@@ -94,6 +94,8 @@ pub enum Shape {
         /// Cells per side.
         side: u32,
     },
+    /// No board at all (card games): no cells.
+    None,
     /// `hex W by H`: a rhombus of hexagons (as in the game of Hex).
     Rhombus {
         /// Cells per row.
@@ -106,7 +108,7 @@ pub enum Shape {
 impl Shape {
     /// Whether the cells are hexagons.
     pub fn is_hex(&self) -> bool {
-        !matches!(self, Shape::Square { .. })
+        !matches!(self, Shape::Square { .. } | Shape::None)
     }
 }
 
@@ -176,6 +178,7 @@ impl Board {
                 };
                 (coords, names, dn, dv, axes)
             }
+            Shape::None => (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()),
             Shape::Rhombus { width, height } => {
                 if width == 0 || height == 0 || width > 26 {
                     return Err("a hex board has 1 to 26 columns and at least 1 row".into());
@@ -340,7 +343,9 @@ impl Board {
     pub fn file_rank(&self, c: CellId) -> (i64, i64) {
         let (x, y) = self.coords[c as usize];
         match self.shape {
-            Shape::Square { .. } | Shape::Rhombus { .. } => (i64::from(x) + 1, i64::from(y) + 1),
+            Shape::Square { .. } | Shape::Rhombus { .. } | Shape::None => {
+                (i64::from(x) + 1, i64::from(y) + 1)
+            }
             Shape::HexHex { side } => {
                 let n = side as i32 - 1;
                 let qmin = (-n).max(-n - y);

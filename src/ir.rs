@@ -11,7 +11,7 @@
 
 use crate::board::{Board, CellId, CellSet};
 use crate::source::{Source, Span};
-pub use crate::syntax::ast::{Quant, UnOp};
+pub use crate::syntax::ast::{Quant, UnOp, Visibility};
 
 /// A local variable's index in the evaluation frame.
 pub type Slot = u16;
@@ -49,6 +49,8 @@ pub enum Ty {
     Groups,
     /// The placements of a tile (each a set of cells).
     Placements,
+    /// A range of numbers.
+    Ints,
     /// The `none` literal before it meets a type.
     None,
     /// After an error (suppresses follow-up errors).
@@ -65,6 +67,7 @@ impl Ty {
             Ty::Players => Some(Ty::Player),
             Ty::Lines => Some(Ty::Line),
             Ty::Groups | Ty::Placements => Some(Ty::Cells),
+            Ty::Ints => Some(Ty::Int),
             Ty::Error => Some(Ty::Error),
             _ => None,
         }
@@ -88,6 +91,7 @@ impl Ty {
             Ty::Lines => "set of lines",
             Ty::Groups => "set of groups",
             Ty::Placements => "set of placements",
+            Ty::Ints => "range of numbers",
             Ty::None => "`none`",
             Ty::Error => "unknown",
         }
@@ -132,6 +136,8 @@ pub enum Value {
     Groups(u8),
     /// Every placement of a tile kind.
     Placements(u16),
+    /// The numbers `a..=b`.
+    Range(i64, i64),
 }
 
 /// Built-in functions.
@@ -199,6 +205,12 @@ pub enum Builtin {
     CellAt,
     /// `placements(t)`: every way tile kind `t` fits on the board.
     Placements,
+    /// `first(z)`: the first piece of an ordered zone, or `none`.
+    First,
+    /// `last(z)`: the last piece of an ordered zone, or `none`.
+    Last,
+    /// `range(a, b)`: the numbers from `a` to `b`.
+    Range,
     /// `ply`: the number of turns played so far.
     Ply,
 }
@@ -303,8 +315,12 @@ pub enum StmtKind {
     Pass,
     /// `place K of P at C` (`C` a cell, or a set of cells when `many`)
     Place { kind: Expr, owner: Option<Expr>, at: Expr, many: bool },
-    /// `compare p in D by keys`: the best player(s) win.
-    Compare { slot: Slot, domain: Expr, keys: Vec<Key> },
+    /// `compare p in D by keys [ties share]`: the best player(s) win.
+    Compare { slot: Slot, domain: Expr, keys: Vec<Key>, share: bool },
+    /// `move N K from Z to Y` (`None` = all)
+    Transfer { count: Option<Expr>, kind: Expr, from: Expr, to: Expr },
+    /// `shuffle Z`
+    Shuffle(Expr),
     /// `remove C`
     Remove(Expr),
     /// `move C to C`
@@ -346,6 +362,12 @@ pub struct Zone {
     pub name: String,
     /// One per player, or one shared.
     pub per_player: bool,
+    /// A sequence (first to last) rather than counts per kind.
+    pub ordered: bool,
+    /// Who sees the contents.
+    pub visibility: Visibility,
+    /// For ordered zones: the index of its first sequence in a state.
+    pub seq_base: usize,
 }
 
 /// A decision point of the turn.
@@ -392,6 +414,10 @@ pub struct Game {
     pub at_end: Option<Vec<Stmt>>,
     /// For each kind: its placements on the board (empty unless a tile).
     pub placements: Vec<Vec<CellSet>>,
+    /// Number of sequences (instances of ordered zones) a state holds.
+    pub sequences: usize,
+    /// `def score(p)`, if the game has one: its parameter slot and body.
+    pub score: Option<(Slot, Expr)>,
     /// Every `choose` of the turn, indexed by site id.
     pub sites: Vec<Site>,
     /// Size of the evaluation frame.
@@ -403,6 +429,18 @@ impl Game {
     #[inline]
     pub fn counter(&self, zone: u16, player: u8, kind: u16) -> usize {
         (zone as usize * self.players.len() + player as usize) * self.kinds.len() + kind as usize
+    }
+
+    /// The sequence index of an ordered zone instance.
+    #[inline]
+    pub fn sequence(&self, zone: u16, player: u8) -> usize {
+        let z = &self.zones[zone as usize];
+        z.seq_base + if z.per_player { player as usize } else { 0 }
+    }
+
+    /// Whether any zone hides its contents from some player.
+    pub fn has_hidden_information(&self) -> bool {
+        self.zones.iter().any(|z| z.visibility != Visibility::Public)
     }
 
     /// Number of counters a state holds.

@@ -8,9 +8,10 @@ use clap::{Parser, Subcommand};
 use miette::{miette, IntoDiagnostic, Result};
 use std::io::BufRead;
 use std::time::Instant;
+use tabula::eval::render_for;
 use tabula::rng::Rng;
-use tabula::wire::{MoveRepr, StateRepr};
-use tabula::{perft, playout, render, Game, Move, Outcome, Source, State};
+use tabula::wire::{observe, MoveRepr, Record, StateRepr, Viewer};
+use tabula::{perft, playout, Game, Move, Outcome, Source, State};
 
 /// `println!` that stops quietly when the reader has gone (`tabula moves | head`).
 macro_rules! say {
@@ -66,6 +67,12 @@ enum Command {
         /// Print the position as JSON.
         #[arg(long)]
         json: bool,
+        /// Show what this player may see (hidden zones stay hidden).
+        #[arg(long = "as", value_name = "PLAYER")]
+        viewer: Option<String>,
+        /// Show everything, hidden zones and deck order included.
+        #[arg(long)]
+        reveal: bool,
     },
     /// List the legal moves of a position.
     Moves {
@@ -119,12 +126,17 @@ enum Command {
         /// Let the engine play every seat.
         #[arg(long)]
         watch: bool,
-        /// Random seed of the engine.
+        /// Random seed of the deal and the engine.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
         from: From,
+        /// Save the game (seed and moves) to this file when it ends.
+        #[arg(long, value_name = "FILE")]
+        record: Option<String>,
     },
+    /// Replay a saved game record and show the final position.
+    Replay { record: String },
 }
 
 fn main() {
@@ -173,12 +185,17 @@ fn split_moves(text: &str) -> Vec<&str> {
 }
 
 fn start(g: &Game, from: &From) -> Result<State> {
+    start_seeded(g, from, 0)
+}
+
+/// The starting position (deal seeded by `seed`), a position file, then `--after`.
+fn start_seeded(g: &Game, from: &From, seed: u64) -> Result<State> {
     let mut s = match &from.position {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| miette!("cannot read `{p}`: {e}"))?;
             State::from_text(g, &text).map_err(|e| miette!("{p}: {e}"))?
         }
-        None => State::initial(g).map_err(|e| run_err(g, e))?,
+        None => State::initial_seeded(g, seed).map_err(|e| run_err(g, e))?,
     };
     if let Some(after) = &from.after {
         for (i, m) in split_moves(after).into_iter().enumerate() {
@@ -204,14 +221,27 @@ fn run(cli: Cli) -> Result<()> {
                 g.sites.len()
             );
         }
-        Command::Show { file, from, json } => {
+        Command::Show { file, from, json, viewer, reveal } => {
             let g = load(&file, &cli.set)?;
             let s = start(&g, &from)?;
-            if json {
-                let repr = StateRepr::new(&g, &s);
-                say!("{}", serde_json::to_string_pretty(&repr).into_diagnostic()?);
-            } else {
-                say_part!("{}", render(&g, &s));
+            // Without `--reveal`, a game with hidden zones shows only what
+            // the chosen player (or, by default, anybody) may see.
+            let view = match (&viewer, reveal) {
+                (_, true) => Viewer::All,
+                (Some(v), false) => Viewer::Player(seat(&g, v)?),
+                (None, false) if g.has_hidden_information() => Viewer::Public,
+                (None, false) => Viewer::All,
+            };
+            match (json, view) {
+                (true, Viewer::All) => {
+                    let repr = StateRepr::new(&g, &s);
+                    say!("{}", serde_json::to_string_pretty(&repr).into_diagnostic()?);
+                }
+                (true, v) => {
+                    let obs = observe(&g, &s, v);
+                    say!("{}", serde_json::to_string_pretty(&obs).into_diagnostic()?);
+                }
+                (false, v) => say_part!("{}", render_for(&g, &s, v)),
             }
         }
         Command::Moves { file, from, json } => {
@@ -256,14 +286,23 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Playout { file, n, seed, max_plies } => {
             let g = load(&file, &cli.set)?;
-            let s0 = State::initial(&g).map_err(|e| run_err(&g, e))?;
             let mut rng = Rng::new(seed);
+            let mut scores = vec![0i64; g.players.len()];
+            let mut tiebreaks = 0u32;
             let t = Instant::now();
             let (mut plies, mut branching, mut decisions) = (0u64, 0u64, 0u64);
             let mut wins = vec![0u32; g.players.len()];
             let (mut draws, mut shared, mut unfinished) = (0u32, 0u32, 0u32);
             for _ in 0..n {
+                // Every game gets its own deal (for games that shuffle).
+                let s0 = State::initial_seeded(&g, rng.next_u64()).map_err(|e| run_err(&g, e))?;
                 let p = playout(&g, &s0, &mut rng, max_plies).map_err(|e| run_err(&g, e))?;
+                for (i, total) in scores.iter_mut().enumerate() {
+                    *total += p.last.score(&g, i as u8).map_err(|e| run_err(&g, e))?.unwrap_or(0);
+                }
+                if p.last.decided_by().is_some_and(|k| k > 0) {
+                    tiebreaks += 1;
+                }
                 plies += u64::from(p.plies);
                 branching += p.branching;
                 decisions += u64::from(p.plies);
@@ -290,9 +329,13 @@ fn run(cli: Cli) -> Result<()> {
                 say!("wins {p}: {}", wins[i]);
             }
             say!("draws: {draws}");
-            if shared > 0 {
-                say!("shared wins: {shared}");
+            if g.score.is_some() {
+                for (i, p) in g.players.iter().enumerate() {
+                    say!("mean score {p}: {:.2}", scores[i] as f64 / f64::from(n.max(1)));
+                }
+                say!("decided by a tie-break: {tiebreaks}");
             }
+            say!("shared wins: {shared}");
             say!("unfinished: {unfinished}");
             say!("playouts/s: {:.1}", f64::from(n) / secs.max(1e-9));
         }
@@ -319,69 +362,127 @@ fn run(cli: Cli) -> Result<()> {
                 nodes as f64 / psecs
             );
         }
-        Command::Play { file, seats, watch, seed, from } => {
+        Command::Play { file, seats, watch, seed, from, record } => {
             let g = load(&file, &cli.set)?;
-            let s = start(&g, &from)?;
-            play(&g, s, &seats, watch, seed)?;
+            let s = start_seeded(&g, &from, seed)?;
+            let rec = Record {
+                game: file.clone(),
+                params: overrides(&cli.set)?,
+                seed,
+                start: (from.position.is_some() || from.after.is_some()).then(|| s.to_text(&g)),
+                moves: Vec::new(),
+                outcome: None,
+            };
+            let rec = play(&g, s, &seats, watch, seed, rec)?;
+            if let Some(path) = record {
+                let json = serde_json::to_string_pretty(&rec).into_diagnostic()?;
+                std::fs::write(&path, json + "\n")
+                    .map_err(|e| miette!("cannot write `{path}`: {e}"))?;
+                say!("Game record saved to {path}.");
+            }
+        }
+        Command::Replay { record } => {
+            let text = std::fs::read_to_string(&record)
+                .map_err(|e| miette!("cannot read `{record}`: {e}"))?;
+            let rec: Record = serde_json::from_str(&text)
+                .map_err(|e| miette!("`{record}` is not a game record: {e}"))?;
+            let set: Vec<String> = rec.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let g = load(&rec.game, &set)?;
+            let s = rec.replay(&g).map_err(|e| miette!("{record}: {e}"))?;
+            say_part!("{}", render_for(&g, &s, Viewer::All));
+            say!("{} moves replayed.", rec.moves.len());
         }
     }
     Ok(())
 }
 
-fn play(g: &Game, mut s: State, seats: &[String], watch: bool, seed: u64) -> Result<()> {
+/// A player by name (any case) or seat number from 1.
+fn seat(g: &Game, who: &str) -> Result<u8> {
+    g.players
+        .iter()
+        .position(|p| p.eq_ignore_ascii_case(who))
+        .or_else(|| {
+            who.parse::<usize>().ok().filter(|&i| i >= 1 && i <= g.players.len()).map(|i| i - 1)
+        })
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            miette!(help = format!("players: {}", g.players.join(", ")), "no player `{who}`")
+        })
+}
+
+fn play(
+    g: &Game,
+    mut s: State,
+    seats: &[String],
+    watch: bool,
+    seed: u64,
+    mut record: Record,
+) -> Result<Record> {
     let mut human = vec![false; g.players.len()];
     if !watch {
         if seats.is_empty() {
             human[0] = true;
         }
-        for seat in seats {
-            let i = g
-                .players
-                .iter()
-                .position(|p| p.eq_ignore_ascii_case(seat))
-                .or_else(|| {
-                    seat.parse::<usize>()
-                        .ok()
-                        .filter(|&i| i >= 1 && i <= g.players.len())
-                        .map(|i| i - 1)
-                })
-                .ok_or_else(|| {
-                    miette!(
-                        help = format!("players: {}", g.players.join(", ")),
-                        "no player `{seat}`"
-                    )
-                })?;
-            human[i] = true;
+        for who in seats {
+            human[seat(g, who)? as usize] = true;
         }
     }
-    let mut rng = Rng::new(seed);
+    let humans: Vec<u8> = (0..g.players.len() as u8).filter(|&p| human[p as usize]).collect();
+    let hidden = g.has_hidden_information();
+    // Several people at one screen: each hand stays hidden until its owner
+    // confirms they are the one looking.
+    let hot_seat = hidden && humans.len() > 1;
+    let mut rng = Rng::new(seed ^ 0x5EED);
     let mut history: Vec<State> = Vec::new();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     say!("{} — type a move in notation, or `help`.", g.name);
+    let mut shown_to: Option<u8> = None;
     loop {
-        say!("");
-        say_part!("{}", render(g, &s));
         let moves = s.legal_moves(g).map_err(|e| run_err(g, e))?;
+        let me = s.current();
+        let view = if !hidden {
+            Viewer::All
+        } else if human[me as usize] {
+            Viewer::Player(me)
+        } else if let [only] = humans.as_slice() {
+            Viewer::Player(*only)
+        } else {
+            Viewer::Public
+        };
         if moves.is_empty() {
-            match s.outcome(g).map_err(|e| run_err(g, e))? {
+            say!("");
+            // The game is over: everything may be shown.
+            say_part!("{}", render_for(g, &s, Viewer::All));
+            let o = s.outcome(g).map_err(|e| run_err(g, e))?;
+            record.outcome = o.map(|o| o.describe(g));
+            match o {
                 Some(o) => say!("Game over: {}.", o.describe(g)),
                 None => say!("Game over."),
             }
-            return Ok(());
+            return Ok(record);
         }
-        let me = s.current() as usize;
-        let mv: Move = if human[me] {
-            say_part!("{}> ", g.players[me]);
+        if hot_seat && human[me as usize] && shown_to != Some(me) {
+            say!("\x1b[2J\x1b[H");
+            say_part!("Pass the screen to {} and press Enter. ", g.players[me as usize]);
+            if lines.next().is_none() {
+                return Ok(record);
+            }
+            shown_to = Some(me);
+        }
+        say!("");
+        say_part!("{}", render_for(g, &s, view));
+        let mv: Move = if human[me as usize] {
+            say_part!("{}> ", g.players[me as usize]);
             let Some(line) = lines.next() else {
                 say!("\n(end of input: game left unfinished)");
-                return Ok(());
+                return Ok(record);
             };
             let line = line.into_diagnostic()?;
             let cmd = line.trim();
             match cmd {
                 "" => continue,
-                "quit" | "exit" => return Ok(()),
+                "quit" | "exit" => return Ok(record),
                 "help" => {
                     say!("Type a move as the list shows it (e.g. the first one below).");
                     say!("Commands: moves (list legal moves), undo (take back your last move), quit.");
@@ -399,6 +500,7 @@ fn play(g: &Game, mut s: State, seats: &[String], watch: bool, seed: u64) -> Res
                     // Back to the previous position where a person was to move.
                     let mut undone = false;
                     while let Some(prev) = history.pop() {
+                        record.moves.pop();
                         let who = prev.current() as usize;
                         s = prev;
                         if human[who] {
@@ -421,10 +523,11 @@ fn play(g: &Game, mut s: State, seats: &[String], watch: bool, seed: u64) -> Res
             }
         } else {
             let m = moves[rng.below(moves.len())].clone();
-            say!("{} plays {}", g.players[me], State::move_text(g, &m));
+            say!("{} plays {}", g.players[me as usize], State::move_text(g, &m));
             m
         };
         history.push(s.clone());
+        record.moves.push(State::move_text(g, &mv));
         s.play_unchecked(g, &mv).map_err(|e| run_err(g, e))?;
     }
 }

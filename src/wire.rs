@@ -10,10 +10,12 @@
 //! Orange Kitten a1 b2       # pieces: player, kind, cells
 //! Gray Cat c3
 //! pool Orange Kitten 5      # zone counts: zone, player (if per player), kind, count
+//! deck ant bee ant-net      # ordered zones: zone, player (if per player), pieces first to last
+//! seed 12345                # the engine's random state (decides future shuffles)
 //! ```
 
 use crate::eval::{Move, Outcome, State};
-use crate::ir::Game;
+use crate::ir::{Game, Visibility};
 use serde::{Deserialize, Serialize};
 
 /// A position with names instead of ids.
@@ -29,6 +31,26 @@ pub struct StateRepr {
     pub pieces: Vec<[String; 3]>,
     /// Non-zero zone counts.
     pub zones: Vec<ZoneCount>,
+    /// Non-empty ordered zones, first to last (by kind name).
+    #[serde(default)]
+    pub sequences: Vec<SequenceRepr>,
+    /// The engine's random state.
+    #[serde(default)]
+    pub rng: u64,
+    /// Which `compare` key decided the outcome (0 = the first).
+    #[serde(default)]
+    pub decided_by: Option<u8>,
+}
+
+/// The contents of one ordered zone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SequenceRepr {
+    /// The zone's name.
+    pub zone: String,
+    /// The owner (absent for shared zones).
+    pub player: Option<String>,
+    /// Kind names, first to last.
+    pub pieces: Vec<String>,
 }
 
 /// One non-zero zone counter.
@@ -72,9 +94,21 @@ impl StateRepr {
             }
         }
         let mut zones = Vec::new();
+        let mut sequences = Vec::new();
         for (z, zone) in g.zones.iter().enumerate() {
             let owners = if zone.per_player { g.players.len() } else { 1 };
             for p in 0..owners as u8 {
+                if zone.ordered {
+                    let seq = s.sequence(g, z as u16, p);
+                    if !seq.is_empty() {
+                        sequences.push(SequenceRepr {
+                            zone: zone.name.clone(),
+                            player: zone.per_player.then(|| g.players[p as usize].clone()),
+                            pieces: seq.iter().map(|&k| g.kinds[k as usize].name.clone()).collect(),
+                        });
+                    }
+                    continue;
+                }
                 for k in 0..g.kinds.len() as u16 {
                     let n = s.count(g, z as u16, p, k);
                     if n > 0 {
@@ -94,6 +128,9 @@ impl StateRepr {
             outcome: s.ended().map(|o| o.describe(g)),
             pieces,
             zones,
+            sequences,
+            rng: s.rng_state(),
+            decided_by: s.decided_by(),
         }
     }
 
@@ -122,8 +159,27 @@ impl StateRepr {
                 (None, true) => return Err(format!("zone `{}` needs a player", z.zone)),
                 (Some(_), false) => return Err(format!("zone `{}` is shared", z.zone)),
             };
+            if g.zones[zid].ordered {
+                return Err(format!("zone `{}` is ordered: list its pieces", z.zone));
+            }
             s.set_count(g, zid as u16, p, kind(g, &z.kind)?, z.count);
         }
+        for q in &self.sequences {
+            let zid = g
+                .zones
+                .iter()
+                .position(|x| x.name == q.zone && x.ordered)
+                .ok_or_else(|| format!("no ordered zone `{}`", q.zone))?;
+            let p = match &q.player {
+                Some(p) => player(g, p)?,
+                None => 0,
+            };
+            let kinds =
+                q.pieces.iter().map(|k| kind(g, k)).collect::<Result<Vec<u16>, String>>()?;
+            s.seqs[g.sequence(zid as u16, p)] = kinds;
+        }
+        s.rng = self.rng;
+        s.decided_by = self.decided_by;
         Ok(s)
     }
 
@@ -149,6 +205,16 @@ impl StateRepr {
                 None => out.push_str(&format!("{} {} {}\n", z.zone, z.kind, z.count)),
             }
         }
+        for q in &self.sequences {
+            let owner = q.player.as_ref().map(|p| format!(" {p}")).unwrap_or_default();
+            out.push_str(&format!("{}{owner} {}\n", q.zone, q.pieces.join(" ")));
+        }
+        if self.rng != 0 {
+            out.push_str(&format!("seed {}\n", self.rng));
+        }
+        if let Some(k) = self.decided_by {
+            out.push_str(&format!("decided-by {k}\n"));
+        }
         out
     }
 
@@ -160,6 +226,9 @@ impl StateRepr {
             outcome: None,
             pieces: Vec::new(),
             zones: Vec::new(),
+            sequences: Vec::new(),
+            rng: 0,
+            decided_by: None,
         };
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -174,6 +243,14 @@ impl StateRepr {
                     r.ply = words[1].parse().map_err(|_| err("`ply` needs a number".into()))?;
                 }
                 "outcome" => r.outcome = Some(words[1..].join(" ")),
+                "decided-by" if words.len() == 2 => {
+                    r.decided_by = Some(
+                        words[1].parse().map_err(|_| err("`decided-by` needs a number".into()))?,
+                    );
+                }
+                "seed" if words.len() == 2 => {
+                    r.rng = words[1].parse().map_err(|_| err("`seed` needs a number".into()))?;
+                }
                 w if g.players.iter().any(|p| p == w) => {
                     if words.len() < 3 {
                         return Err(err("expected `PLAYER KIND CELL...`".into()));
@@ -187,6 +264,22 @@ impl StateRepr {
                             words[1].to_string(),
                         ]);
                     }
+                }
+                w if g.zones.iter().any(|z| z.name == w && z.ordered) => {
+                    let per_player = g.zones.iter().any(|z| z.name == w && z.per_player);
+                    let (p, rest) = if per_player {
+                        let p = words.get(1).ok_or_else(|| err("missing player".into()))?;
+                        player(g, p).map_err(err)?;
+                        (Some(p.to_string()), &words[2..])
+                    } else {
+                        (None, &words[1..])
+                    };
+                    let mut pieces = Vec::new();
+                    for k in rest {
+                        let id = kind(g, k).map_err(err)?;
+                        pieces.push(g.kinds[id as usize].name.clone());
+                    }
+                    r.sequences.push(SequenceRepr { zone: w.to_string(), player: p, pieces });
                 }
                 w if g.zones.iter().any(|z| z.name == w) => {
                     let z = g.zones.iter().find(|z| z.name == w).map(|z| z.per_player);
@@ -261,5 +354,142 @@ impl State {
     /// The position text of this state.
     pub fn to_text(&self, g: &Game) -> String {
         StateRepr::new(g, self).to_text()
+    }
+}
+
+/// Who looks at a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// Sees everything (debugging, tests): hands, deck order.
+    All,
+    /// A player: public zones, their own `owner` zones, sizes of the rest.
+    Player(u8),
+    /// A spectator: public zones and sizes only.
+    Public,
+}
+
+/// What a viewer may know of a position. Built by the engine from the
+/// zones' declared visibility: nothing outside it is ever included (no
+/// hidden contents, no deck order, no random state).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    /// The observing player (`None` for a spectator or the all-seeing view).
+    pub viewer: Option<String>,
+    /// The player to move.
+    pub to_move: String,
+    /// Turns played.
+    pub ply: u32,
+    /// The result, if the game ended by a rule.
+    pub outcome: Option<String>,
+    /// Pieces on the board (always public): `[cell, player, kind]`.
+    pub pieces: Vec<[String; 3]>,
+    /// Every zone instance.
+    pub zones: Vec<ZoneView>,
+}
+
+/// One zone as a viewer sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZoneView {
+    /// The zone's name.
+    pub zone: String,
+    /// The owner (absent for shared zones).
+    pub player: Option<String>,
+    /// How many pieces it holds (always visible).
+    pub size: usize,
+    /// The pieces by kind name (first to last in an ordered zone), if the
+    /// viewer may see them.
+    pub contents: Option<Vec<String>>,
+}
+
+/// The observation of `viewer` (see [`Observation`]).
+pub fn observe(g: &Game, s: &State, viewer: Viewer) -> Observation {
+    let full = StateRepr::new(g, s);
+    let mut zones = Vec::new();
+    for (z, zone) in g.zones.iter().enumerate() {
+        let owners = if zone.per_player { g.players.len() } else { 1 };
+        for p in 0..owners as u8 {
+            let contents: Vec<String> = if zone.ordered {
+                s.sequence(g, z as u16, p)
+                    .iter()
+                    .map(|&k| g.kinds[k as usize].name.clone())
+                    .collect()
+            } else {
+                (0..g.kinds.len() as u16)
+                    .flat_map(|k| {
+                        std::iter::repeat_n(
+                            g.kinds[k as usize].name.clone(),
+                            s.count(g, z as u16, p, k) as usize,
+                        )
+                    })
+                    .collect()
+            };
+            let visible = match (viewer, zone.visibility) {
+                (Viewer::All, _) | (_, Visibility::Public) => true,
+                (Viewer::Player(v), Visibility::Owner) => zone.per_player && v == p,
+                _ => false,
+            };
+            zones.push(ZoneView {
+                zone: zone.name.clone(),
+                player: zone.per_player.then(|| g.players[p as usize].clone()),
+                size: contents.len(),
+                contents: visible.then_some(contents),
+            });
+        }
+    }
+    Observation {
+        viewer: match viewer {
+            Viewer::Player(p) => Some(g.players[p as usize].clone()),
+            _ => None,
+        },
+        to_move: full.to_move,
+        ply: full.ply,
+        outcome: full.outcome,
+        pieces: full.pieces,
+        zones,
+    }
+}
+
+/// A played game: enough to replay it to the identical final state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The game file, as given on the command line.
+    pub game: String,
+    /// Parameter overrides (`--set`).
+    pub params: Vec<(String, i64)>,
+    /// The seed of the deal (the engine's random state at the start).
+    pub seed: u64,
+    /// The starting position as position text, if not the initial one.
+    pub start: Option<String>,
+    /// The moves in notation.
+    pub moves: Vec<String>,
+    /// The result as recorded, if the game ended.
+    pub outcome: Option<String>,
+}
+
+impl Record {
+    /// The starting position of the record.
+    pub fn start_state(&self, g: &Game) -> Result<State, String> {
+        match &self.start {
+            Some(text) => State::from_text(g, text),
+            None => State::initial_seeded(g, self.seed).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Plays the record's moves from its start; checks the recorded result.
+    pub fn replay(&self, g: &Game) -> Result<State, String> {
+        let mut s = self.start_state(g)?;
+        for (i, m) in self.moves.iter().enumerate() {
+            let mv = s.parse_move(g, m).map_err(|e| format!("move {} (`{m}`): {e}", i + 1))?;
+            s = s.play(g, &mv).map_err(|e| format!("move {} (`{m}`): {e}", i + 1))?;
+        }
+        let outcome = s.outcome(g).map_err(|e| e.to_string())?.map(|o| o.describe(g));
+        if outcome != self.outcome {
+            return Err(format!(
+                "the replay ends with {:?}, the record says {:?}",
+                outcome.as_deref().unwrap_or("no result"),
+                self.outcome.as_deref().unwrap_or("no result")
+            ));
+        }
+        Ok(s)
     }
 }

@@ -167,7 +167,10 @@ impl<'a> Checker<'a> {
         if let Some((slot, ty)) = self.lookup_local(n) {
             return (Expr::Local(slot), ty);
         }
-        if let Some((g, _)) = self.globals.get(n).copied() {
+        // The collections keep their meaning even when a parameter shares the
+        // name (`param players = 3` for `--set players=3`).
+        let collection = matches!(n, "players" | "kinds" | "dirs" | "cells");
+        if let Some((g, _)) = self.globals.get(n).copied().filter(|_| !collection) {
             return match g {
                 Global::Param(i) => match self.params[i].1 {
                     Some(v) => (Expr::Const(Value::Int(v)), Ty::Int),
@@ -353,6 +356,9 @@ impl<'a> Checker<'a> {
             "rank" => (&[Cell], Int, Builtin::Rank),
             "cell" => (&[Int, Int], Cell, Builtin::CellAt),
             "placements" => (&[Kind], Placements, Builtin::Placements),
+            "first" => (&[Zone], Kind, Builtin::First),
+            "last" => (&[Zone], Kind, Builtin::Last),
+            "range" => (&[Int, Int], Ints, Builtin::Range),
             "pieces" => (&[Player], Cells, Builtin::Pieces),
             "next" => (&[Player], Player, Builtin::Next),
             "min" => (&[Int, Int], Int, Builtin::Min),

@@ -200,6 +200,10 @@ impl<'a> Checker<'a> {
                                 )
                                 .help(format!("choose a value from {l} to {h}")),
                             );
+                            // Unknown from here on: no follow-up errors.
+                            self.params.push((n.name.clone(), None));
+                            self.declare(n, Global::Param(self.params.len() - 1));
+                            continue;
                         }
                     }
                 }
@@ -239,7 +243,7 @@ impl<'a> Checker<'a> {
                     }
                     name = Some(s.text.clone());
                 }
-                ast::Item::Players(ps, sp) => {
+                ast::Item::Players(ps, count, sp) => {
                     if players_span.is_some() {
                         self.report(Problem::new(
                             "tabula::check::duplicate",
@@ -258,7 +262,36 @@ impl<'a> Checker<'a> {
                             "at most 8 players",
                         ));
                     }
-                    for p in ps.iter().take(8) {
+                    let mut take = ps.len().min(8);
+                    if let Some(c) = count {
+                        // A bare parameter name means the parameter, even `players`.
+                        let param = match &c.kind {
+                            ast::ExprKind::Name(n) => {
+                                self.params.iter().find(|p| p.0 == *n).map(|p| p.1)
+                            }
+                            _ => None,
+                        };
+                        let n = match param {
+                            Some(v) => v,
+                            None => self.constant(c, "the number of players"),
+                        };
+                        if let Some(n) = n {
+                            if n < 1 || n as usize > ps.len().min(8) {
+                                self.report(
+                                    Problem::new(
+                                        "tabula::check::players",
+                                        format!("{n} players, but {} are named", ps.len()),
+                                        c.span,
+                                        format!("must be between 1 and {}", ps.len().min(8)),
+                                    )
+                                    .help("name as many players as the largest count allows"),
+                                );
+                            } else {
+                                take = n as usize;
+                            }
+                        }
+                    }
+                    for p in ps.iter().take(take) {
                         self.players.push(p.name.clone());
                         self.declare(p, Global::Player((self.players.len() - 1) as u8));
                     }
@@ -329,8 +362,14 @@ impl<'a> Checker<'a> {
                         shape,
                     });
                 }
-                ast::Item::Zone { name: n, per_player, .. } => {
-                    self.zones.push(ir::Zone { name: n.name.clone(), per_player: *per_player });
+                ast::Item::Zone { name: n, per_player, ordered, visibility, .. } => {
+                    self.zones.push(ir::Zone {
+                        name: n.name.clone(),
+                        per_player: *per_player,
+                        ordered: *ordered,
+                        visibility: *visibility,
+                        seq_base: 0,
+                    });
                     self.declare(n, Global::Zone((self.zones.len() - 1) as u16));
                 }
                 ast::Item::Def { name: n, params, body, .. } => {
@@ -345,6 +384,14 @@ impl<'a> Checker<'a> {
                 ast::Item::Turn(b, sp) => dup_block(self, &mut turn, b, *sp, "turn"),
                 ast::Item::NoMoves(b, sp) => dup_block(self, &mut no_moves, b, *sp, "on no moves"),
                 ast::Item::AtEnd(b, sp) => dup_block(self, &mut at_end, b, *sp, "at end"),
+            }
+        }
+        // Ordered zones get sequence slots, now that the players are known.
+        let mut sequences = 0;
+        for z in &mut self.zones {
+            if z.ordered {
+                z.seq_base = sequences;
+                sequences += if z.per_player { self.players.len().max(1) } else { 1 };
             }
         }
         // Kinds declared before a property got their value vectors short.
@@ -365,15 +412,8 @@ impl<'a> Checker<'a> {
             );
         }
         match board_decl {
-            None => self.report(
-                Problem::new(
-                    "tabula::check::missing",
-                    "the game has no `board` declaration",
-                    start,
-                    "expected `board` somewhere in this file",
-                )
-                .help("add a line such as `board square 8 by 8 with 8 neighbours`"),
-            ),
+            // A game without a board (a card game) has a board of no cells.
+            None => self.board = Board::new(Shape::None).ok(),
             Some((shape, sp)) => self.board_from(shape, sp),
         }
         if turn.is_none() {
@@ -393,6 +433,7 @@ impl<'a> Checker<'a> {
         let mut turn_ir = Vec::new();
         let mut no_moves_ir = None;
         let mut at_end_ir = None;
+        let mut score = None;
         let mut placements = Vec::new();
         if let Some(board) = &self.board {
             placements = self
@@ -415,6 +456,17 @@ impl<'a> Checker<'a> {
             }
             if let Some((b, _)) = at_end {
                 at_end_ir = Some(self.block(b));
+            }
+            // `def score(p)`: reported by playouts as each player's score.
+            if let Some((Global::Def(d), _)) = self.globals.get("score").copied() {
+                let (params, body) = self.defs[d];
+                if let [p] = params {
+                    self.scopes = vec![Vec::new()];
+                    let slot = self.bind(&p.name, Ty::Player);
+                    let e = self.expect(body, Ty::Int);
+                    self.scopes.clear();
+                    score = Some((slot, e));
+                }
             }
         }
 
@@ -440,6 +492,8 @@ impl<'a> Checker<'a> {
             no_moves: no_moves_ir,
             at_end: at_end_ir,
             placements,
+            sequences,
+            score,
             sites: std::mem::take(&mut self.sites),
             slots: self.next_slot,
         })

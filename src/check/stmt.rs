@@ -107,7 +107,7 @@ impl<'a> Checker<'a> {
                 };
                 StmtKind::Place { kind, owner, at: at_ir, many }
             }
-            S::Compare { var, domain, keys } => {
+            S::Compare { var, domain, keys, share } => {
                 let (d, el) = self.domain(domain);
                 if !matches!(el, Ty::Player | Ty::Error) {
                     self.report(
@@ -138,9 +138,36 @@ impl<'a> Checker<'a> {
                     })
                     .collect();
                 self.scopes.pop();
-                StmtKind::Compare { slot, domain: d, keys }
+                StmtKind::Compare { slot, domain: d, keys, share: *share }
             }
             S::Remove(c) => StmtKind::Remove(self.expect(c, Ty::Cell)),
+            S::Transfer { count, kind, from, to } => StmtKind::Transfer {
+                count: match count {
+                    ast::Count::One => Some(crate::ir::Expr::Const(crate::ir::Value::Int(1))),
+                    ast::Count::Number(n) => Some(self.expect(n, Ty::Int)),
+                    ast::Count::All => None,
+                },
+                kind: self.expect(kind, Ty::Kind),
+                from: self.expect(from, Ty::Zone),
+                to: self.expect(to, Ty::Zone),
+            },
+            S::Shuffle(z) => {
+                let ir = self.expect(z, Ty::Zone);
+                if let crate::ir::Expr::Zone(id, _) = &ir {
+                    if !self.zones[*id as usize].ordered {
+                        self.report(
+                            Problem::new(
+                                "tabula::check::shuffle",
+                                "only an ordered zone can be shuffled",
+                                z.span,
+                                "this zone only counts its pieces",
+                            )
+                            .help("declare it `ordered`, e.g. `zone deck shared ordered hidden`"),
+                        );
+                    }
+                }
+                StmtKind::Shuffle(ir)
+            }
             S::Move { from, to } => {
                 StmtKind::Move { from: self.expect(from, Ty::Cell), to: self.expect(to, Ty::Cell) }
             }

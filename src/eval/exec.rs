@@ -72,6 +72,11 @@ impl<'g, 's> Exec<'g, 's> {
         Ok(())
     }
 
+    /// Evaluates one expression (an entry point: unboxes errors).
+    pub fn eval_expr(&mut self, e: &Expr) -> Result<Value, RunError> {
+        self.eval(e).map_err(|e| *e)
+    }
+
     /// Runs a block (the entry point: unboxes errors).
     pub fn run(&mut self, stmts: &[Stmt]) -> Result<Flow, RunError> {
         self.block(stmts).map_err(|e| *e)
@@ -219,9 +224,10 @@ impl<'g, 's> Exec<'g, 's> {
                     self.st.data[c as usize] = code;
                 }
             }
-            StmtKind::Compare { slot, domain, keys } => {
-                let outcome = self.compare(*slot, domain, keys)?;
+            StmtKind::Compare { slot, domain, keys, share } => {
+                let (outcome, decided_by) = self.compare(*slot, domain, keys, *share)?;
                 self.st.outcome = Some(outcome);
+                self.st.decided_by = decided_by;
                 return Ok(Flow::End);
             }
             StmtKind::Remove(c) => {
@@ -253,19 +259,44 @@ impl<'g, 's> Exec<'g, 's> {
                 if k == NONE16 || p == NONE8 || n < 0 {
                     return fail;
                 }
-                let i = self.g.board.len() + self.g.counter(z, p, k);
-                let have = i64::from(self.st.data[i]);
-                let new = if matches!(s.kind, StmtKind::Add { .. }) { have + n } else { have - n };
-                if new < 0 {
+                let ok = if matches!(s.kind, StmtKind::Add { .. }) {
+                    self.zone_add(z, p, k, n, s.span)?
+                } else {
+                    self.zone_take(z, p, k, n)
+                };
+                if !ok {
                     return fail;
                 }
-                if new > i64::from(u16::MAX) {
-                    return Err(Box::new(RunError {
-                        message: "a zone would hold more than 65535 pieces".into(),
-                        span: s.span,
-                    }));
+            }
+            StmtKind::Transfer { count, kind, from, to } => {
+                let k = self.kind(kind)?;
+                let Value::Zone(z1, p1) = self.eval(from)? else { return Err(bug(s.span)) };
+                let Value::Zone(z2, p2) = self.eval(to)? else { return Err(bug(s.span)) };
+                let n = match count {
+                    Some(c) => self.int(c)?,
+                    None if k == NONE16 || p1 == NONE8 => 0,
+                    None => self.zone_count(z1, p1, k),
+                };
+                if k == NONE16 || p1 == NONE8 || p2 == NONE8 || n < 0 {
+                    return fail;
                 }
-                self.st.data[i] = new as u16;
+                if !self.zone_take(z1, p1, k, n) || !self.zone_add(z2, p2, k, n, s.span)? {
+                    return fail;
+                }
+            }
+            StmtKind::Shuffle(zone) => {
+                let Value::Zone(z, p) = self.eval(zone)? else { return Err(bug(s.span)) };
+                if p == NONE8 || !self.g.zones[z as usize].ordered {
+                    return fail;
+                }
+                let i = self.g.sequence(z, p);
+                let mut rng = crate::rng::Rng::new(self.st.rng);
+                let seq = &mut self.st.seqs[i];
+                for j in (1..seq.len()).rev() {
+                    let r = rng.below(j + 1);
+                    seq.swap(j, r);
+                }
+                self.st.rng = rng.next_u64();
             }
             StmtKind::Block(binds, body) => {
                 for (slot, e) in binds {
@@ -280,7 +311,13 @@ impl<'g, 's> Exec<'g, 's> {
     /// `compare`: each player's keys, compared in order (lists element by
     /// element, a missing element counting 0); the best player wins, a tie
     /// of everybody is a draw, a tie of some is a shared win.
-    fn compare(&mut self, slot: Slot, domain: &Expr, keys: &[Key]) -> Res<Outcome> {
+    fn compare(
+        &mut self,
+        slot: Slot,
+        domain: &Expr,
+        keys: &[Key],
+        share: bool,
+    ) -> Res<(Outcome, Option<u8>)> {
         let d = self.eval(domain)?;
         let mut scored: Vec<(u8, Vec<Vec<i64>>)> = Vec::new();
         let mut i = 0;
@@ -314,7 +351,7 @@ impl<'g, 's> Exec<'g, 's> {
             scored.push((p, ks));
         }
         let cmp = |a: &[Vec<i64>], b: &[Vec<i64>]| {
-            for (x, y) in a.iter().zip(b) {
+            for (x, y) in a.iter().zip(b.iter()) {
                 for j in 0..x.len().max(y.len()) {
                     let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
                     if u != v {
@@ -325,15 +362,81 @@ impl<'g, 's> Exec<'g, 's> {
             std::cmp::Ordering::Equal
         };
         let Some(best) = scored.iter().map(|s| &s.1).max_by(|a, b| cmp(a, b)).cloned() else {
-            return Ok(Outcome::Draw);
+            return Ok((Outcome::Draw, None));
         };
-        let winners: Vec<u8> =
-            scored.iter().filter(|s| cmp(&s.1, &best).is_eq()).map(|s| s.0).collect();
-        Ok(match winners.as_slice() {
+        let top = |n: usize| -> Vec<u8> {
+            let best = &best[..n];
+            scored.iter().filter(|s| cmp(&s.1[..n], best).is_eq()).map(|s| s.0).collect()
+        };
+        let winners = top(keys.len());
+        // The first key after which the best players are already the final ones.
+        let decided_by = (winners.len() < scored.len())
+            .then(|| (1..=keys.len()).find(|&n| top(n) == winners).map(|n| (n - 1) as u8))
+            .flatten();
+        let outcome = match winners.as_slice() {
             [w] => Outcome::Win(*w),
-            _ if winners.len() == scored.len() => Outcome::Draw,
+            _ if winners.len() == scored.len() && !share => Outcome::Draw,
             _ => Outcome::Shared(winners.iter().fold(0, |m, w| m | (1 << w))),
-        })
+        };
+        Ok((outcome, decided_by))
+    }
+
+    fn zone_count(&self, z: u16, p: u8, k: u16) -> i64 {
+        if self.g.zones[z as usize].ordered {
+            self.st.seqs[self.g.sequence(z, p)].iter().filter(|&&x| x == k).count() as i64
+        } else {
+            i64::from(self.st.data[self.g.board.len() + self.g.counter(z, p, k)])
+        }
+    }
+
+    fn zone_total(&self, z: u16, p: u8) -> i64 {
+        if self.g.zones[z as usize].ordered {
+            self.st.seqs[self.g.sequence(z, p)].len() as i64
+        } else {
+            (0..self.g.kinds.len() as u16).map(|k| self.zone_count(z, p, k)).sum()
+        }
+    }
+
+    /// Adds `n` pieces of kind `k` (at the end of an ordered zone).
+    fn zone_add(&mut self, z: u16, p: u8, k: u16, n: i64, span: Span) -> Res<bool> {
+        if self.zone_total(z, p) + n > i64::from(u16::MAX) {
+            return Err(Box::new(RunError {
+                message: "a zone would hold more than 65535 pieces".into(),
+                span,
+            }));
+        }
+        if self.g.zones[z as usize].ordered {
+            let i = self.g.sequence(z, p);
+            self.st.seqs[i].extend(std::iter::repeat_n(k, n as usize));
+        } else {
+            let i = self.g.board.len() + self.g.counter(z, p, k);
+            self.st.data[i] += n as u16;
+        }
+        Ok(true)
+    }
+
+    /// Takes `n` pieces of kind `k` (the first ones of an ordered zone);
+    /// false if there are not enough.
+    fn zone_take(&mut self, z: u16, p: u8, k: u16, n: i64) -> bool {
+        if self.zone_count(z, p, k) < n {
+            return false;
+        }
+        if self.g.zones[z as usize].ordered {
+            let i = self.g.sequence(z, p);
+            let mut left = n;
+            self.st.seqs[i].retain(|&x| {
+                if x == k && left > 0 {
+                    left -= 1;
+                    false
+                } else {
+                    true
+                }
+            });
+        } else {
+            let i = self.g.board.len() + self.g.counter(z, p, k);
+            self.st.data[i] -= n as u16;
+        }
+        true
     }
 
     #[inline]
@@ -374,6 +477,15 @@ impl<'g, 's> Exec<'g, 's> {
                 .get(k as usize)
                 .and_then(|ps| ps.get(i))
                 .map(|s| (Value::Cells(*s), i + 1)),
+            Value::Range(a, b) => {
+                let x = a.checked_add(i as i64)?;
+                (x <= b).then_some((Value::Int(x), i + 1))
+            }
+            Value::Zone(z, p) if p != NONE8 && self.g.zones[z as usize].ordered => {
+                let seq = &self.st.seqs[self.g.sequence(z, p)];
+                seq.get(i).map(|&k| (Value::Kind(k), i + 1))
+            }
+            Value::Zone(_, NONE8) => None,
             Value::Zone(z, p) => (i..self.g.kinds.len())
                 .find(|&k| self.st.data[self.g.board.len() + self.g.counter(z, p, k as u16)] > 0)
                 .map(|k| (Value::Kind(k as u16), k + 1)),
@@ -457,7 +569,7 @@ impl<'g, 's> Exec<'g, 's> {
         Some((((v - 1) / k) as u8, (v - 1) % k))
     }
 
-    pub fn eval(&mut self, e: &Expr) -> Res<Value> {
+    fn eval(&mut self, e: &Expr) -> Res<Value> {
         Ok(match e {
             Expr::Const(v) => *v,
             Expr::Local(s) => self.slots[*s as usize],
@@ -625,20 +737,28 @@ impl<'g, 's> Exec<'g, 's> {
                 if p == NONE8 {
                     return Ok(Value::Int(0));
                 }
-                let base = g.board.len();
                 if f == Builtin::CountKind {
                     let k = self.kind(&args[1])?;
                     if k == NONE16 {
                         return Ok(Value::Int(0));
                     }
-                    Value::Int(i64::from(self.st.data[base + g.counter(z, p, k)]))
+                    Value::Int(self.zone_count(z, p, k))
                 } else {
-                    let n: i64 = (0..g.kinds.len() as u16)
-                        .map(|k| i64::from(self.st.data[base + g.counter(z, p, k)]))
-                        .sum();
-                    Value::Int(n)
+                    Value::Int(self.zone_total(z, p))
                 }
             }
+            Builtin::First | Builtin::Last => {
+                let Value::Zone(z, p) = self.eval(&args[0])? else {
+                    return Err(bug(Span::default()));
+                };
+                if p == NONE8 || !g.zones[z as usize].ordered {
+                    return Ok(Value::Kind(NONE16));
+                }
+                let seq = &self.st.seqs[g.sequence(z, p)];
+                let k = if f == Builtin::First { seq.first() } else { seq.last() };
+                Value::Kind(k.copied().unwrap_or(NONE16))
+            }
+            Builtin::Range => Value::Range(self.int(&args[0])?, self.int(&args[1])?),
             Builtin::Size => match self.eval(&args[0])? {
                 Value::Cells(s) => Value::Int(s.len() as i64),
                 Value::Line(l) => Value::Int(g.board.lines[l as usize].cells.len() as i64),

@@ -26,7 +26,7 @@ mod render;
 pub use notation::value_text;
 pub use notation::MoveError;
 pub use playout::{playout, Playout};
-pub use render::{player_tags, render};
+pub use render::{player_tags, render, render_for};
 
 use crate::board::NO_CELL;
 use crate::diag::Problem;
@@ -121,9 +121,15 @@ impl std::error::Error for RunError {}
 pub struct State {
     /// Board cells (0 = empty, else `1 + owner * kinds + kind`), then zone counters.
     pub(crate) data: Box<[u16]>,
+    /// The contents of ordered zones, first to last.
+    pub(crate) seqs: Vec<Vec<u16>>,
+    /// The engine's random state, used by `shuffle`.
+    pub(crate) rng: u64,
     pub(crate) current: u8,
     pub(crate) ply: u32,
     pub(crate) outcome: Option<Outcome>,
+    /// Which `compare` key decided the outcome (0 = the first).
+    pub(crate) decided_by: Option<u8>,
 }
 
 /// Whose turn it is.
@@ -140,15 +146,26 @@ impl State {
     pub fn empty(g: &Game) -> State {
         State {
             data: vec![0; g.board.len() + g.counters()].into_boxed_slice(),
+            seqs: vec![Vec::new(); g.sequences],
+            rng: 0,
             current: 0,
             ply: 0,
             outcome: None,
+            decided_by: None,
         }
     }
 
-    /// The starting position: the empty position after `setup`.
+    /// The starting position: the empty position after `setup`, with the
+    /// engine's random state seeded by 0 (see [`State::initial_seeded`]).
     pub fn initial(g: &Game) -> Result<State, RunError> {
+        State::initial_seeded(g, 0)
+    }
+
+    /// The starting position with `seed` for every `shuffle`: the same seed
+    /// gives the same deal.
+    pub fn initial_seeded(g: &Game, seed: u64) -> Result<State, RunError> {
         let mut s = State::empty(g);
+        s.rng = crate::rng::Rng::new(seed).next_u64();
         let mut slots = vec![Value::Int(0); g.slots];
         let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
         match ex.run(&g.setup)? {
@@ -219,6 +236,34 @@ impl State {
     /// Sets the player to move. For setting up positions.
     pub fn set_current(&mut self, p: u8) {
         self.current = p;
+    }
+
+    /// The contents of an ordered zone, first to last.
+    pub fn sequence(&self, g: &Game, zone: u16, player: u8) -> &[u16] {
+        &self.seqs[g.sequence(zone, player)]
+    }
+
+    /// Which `compare` key decided the outcome (0 = the first), if any.
+    pub fn decided_by(&self) -> Option<u8> {
+        self.decided_by
+    }
+
+    /// Player `p`'s score by the game's `def score(p)`, if it has one.
+    pub fn score(&self, g: &Game, p: u8) -> Result<Option<i64>, RunError> {
+        let Some((slot, e)) = &g.score else { return Ok(None) };
+        let mut slots = vec![Value::Int(0); g.slots];
+        slots[*slot as usize] = Value::Player(p);
+        let mut s = self.clone();
+        let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
+        match ex.eval_expr(e)? {
+            Value::Int(n) => Ok(Some(n)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The engine's random state (decides future shuffles).
+    pub fn rng_state(&self) -> u64 {
+        self.rng
     }
 
     /// The stored outcome, if the game ended by a rule (`win`, `lose`, `draw`).

@@ -97,6 +97,7 @@ pub fn value_text(g: &Game, v: Value) -> String {
         Value::Lines(..) => "lines".into(),
         Value::Groups(p) => format!("groups({})", g.players[p as usize]),
         Value::Placements(k) => format!("placements({})", g.kinds[k as usize].symbol),
+        Value::Range(a, b) => format!("{a}..{b}"),
     }
 }
 

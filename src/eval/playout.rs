@@ -15,6 +15,8 @@ pub struct Playout {
     pub outcome: Option<Outcome>,
     /// The moves played.
     pub moves: Vec<Move>,
+    /// The final position.
+    pub last: State,
 }
 
 /// Plays uniformly random moves from `start` until the game ends or
@@ -33,10 +35,11 @@ pub fn playout(
     loop {
         s.legal_moves_into(g, &mut moves)?;
         if moves.is_empty() {
-            return Ok(Playout { plies, branching, outcome: s.outcome(g)?, moves: played });
+            let outcome = s.outcome(g)?;
+            return Ok(Playout { plies, branching, outcome, moves: played, last: s });
         }
         if plies >= max_plies {
-            return Ok(Playout { plies, branching, outcome: None, moves: played });
+            return Ok(Playout { plies, branching, outcome: None, moves: played, last: s });
         }
         branching += moves.len() as u64;
         let m = &moves[rng.below(moves.len())];

@@ -3,6 +3,7 @@
 use super::State;
 use crate::board::Shape;
 use crate::ir::Game;
+use crate::wire::{observe, Viewer};
 
 /// A short tag for each player: the initial of their name, or the seat
 /// number if two names share an initial.
@@ -20,9 +21,15 @@ pub fn player_tags(g: &Game) -> Vec<String> {
     }
 }
 
-/// The position as text: the board (each piece as player tag + symbol),
-/// the zone counts, and whose turn it is or how the game ended.
+/// The position as text, everything shown (see [`render_for`]).
 pub fn render(g: &Game, s: &State) -> String {
+    render_for(g, s, Viewer::All)
+}
+
+/// The position as `viewer` may see it: the board (each piece as its
+/// player's tag and its symbol), the zones (contents where visible, sizes
+/// otherwise), and whose turn it is or how the game ended.
+pub fn render_for(g: &Game, s: &State, viewer: Viewer) -> String {
     let tags = player_tags(g);
     // With a single kind of piece, the owner's tag says everything.
     let single = g.kinds.len() == 1;
@@ -36,7 +43,8 @@ pub fn render(g: &Game, s: &State) -> String {
     } else {
         g.kinds.iter().map(|k| k.symbol.chars().count()).max().unwrap_or(1)
     };
-    let width = (symbol + tags[0].len()).max(if single { 1 } else { 2 });
+    let tag = tags.first().map_or(1, String::len);
+    let width = (symbol + tag).max(if single { 1 } else { 2 });
     let mut out = String::new();
     match g.board.shape {
         Shape::Square { width: w, height: h, .. } => {
@@ -69,6 +77,7 @@ pub fn render(g: &Game, s: &State) -> String {
                 end_line(&mut out);
             }
         }
+        Shape::None => {}
         Shape::HexHex { side } => {
             let n = side as i32 - 1;
             let mut c = 0u16;
@@ -85,21 +94,28 @@ pub fn render(g: &Game, s: &State) -> String {
             }
         }
     }
-    for (z, zone) in g.zones.iter().enumerate() {
-        let owners: Vec<u8> =
-            if zone.per_player { (0..g.players.len() as u8).collect() } else { vec![0] };
-        for p in owners {
-            let items: Vec<String> = (0..g.kinds.len() as u16)
-                .filter_map(|k| {
-                    let n = s.count(g, z as u16, p, k);
-                    (n > 0).then(|| format!("{}×{n}", g.kinds[k as usize].symbol))
-                })
-                .collect();
-            let owner =
-                if zone.per_player { format!("{} ", g.players[p as usize]) } else { String::new() };
-            let items = if items.is_empty() { "-".to_string() } else { items.join(" ") };
-            out.push_str(&format!("{owner}{}: {items}\n", zone.name));
-        }
+    let symbol = |name: &str| {
+        g.kinds.iter().find(|k| k.name == name).map_or(name.to_string(), |k| k.symbol.clone())
+    };
+    for zv in observe(g, s, viewer).zones {
+        let owner = zv.player.as_ref().map(|p| format!("{p} ")).unwrap_or_default();
+        let ordered = g.zones.iter().any(|z| z.name == zv.zone && z.ordered);
+        let items = match &zv.contents {
+            None => format!("{} hidden", zv.size),
+            Some(c) if c.is_empty() => "-".to_string(),
+            Some(c) if ordered => c.iter().map(|k| symbol(k)).collect::<Vec<_>>().join(" "),
+            Some(c) => {
+                let mut parts: Vec<String> = Vec::new();
+                let mut i = 0;
+                while i < c.len() {
+                    let n = c[i..].iter().take_while(|k| **k == c[i]).count();
+                    parts.push(format!("{}×{n}", symbol(&c[i])));
+                    i += n;
+                }
+                parts.join(" ")
+            }
+        };
+        out.push_str(&format!("{owner}{}: {items}\n", zv.zone));
     }
     match s.ended() {
         Some(o) => out.push_str(&format!("game over: {}\n", o.describe(g))),

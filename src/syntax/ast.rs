@@ -35,8 +35,8 @@ pub struct Str {
 pub enum Item {
     /// `game "Name"`
     Game(Str),
-    /// `players A, B`
-    Players(Vec<Ident>, Span),
+    /// `players A, B [count N]`
+    Players(Vec<Ident>, Option<Expr>, Span),
     /// `param name = value [in lo..hi]`
     Param { name: Ident, value: Expr, range: Option<(Expr, Expr)>, span: Span },
     /// `board square W by H [with N neighbours]` or `board hexhex N`
@@ -49,8 +49,8 @@ pub enum Item {
         covers: Option<(Vec<(i32, i32)>, Span)>,
         span: Span,
     },
-    /// `zone name per player` / `zone name shared`
-    Zone { name: Ident, per_player: bool, span: Span },
+    /// `zone name (per player | shared) [ordered] [owner | hidden]`
+    Zone { name: Ident, per_player: bool, ordered: bool, visibility: Visibility, span: Span },
     /// `def name(params) = expr`
     Def { name: Ident, params: Vec<Ident>, body: Expr, span: Span },
     /// `action name(params) { ... }`
@@ -63,6 +63,17 @@ pub enum Item {
     NoMoves(Block, Span),
     /// `at end { ... }`
     AtEnd(Block, Span),
+}
+
+/// Who may see the contents of a zone (everybody always sees its size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Visibility {
+    /// Everybody (the default).
+    Public,
+    /// `owner`: only the player it belongs to.
+    Owner,
+    /// `hidden`: nobody (e.g. a face-down deck).
+    Hidden,
 }
 
 /// The shape of the board.
@@ -115,8 +126,8 @@ pub enum StmtKind {
     Win(Expr),
     /// `lose P`
     Lose(Expr),
-    /// `compare p in D by key, key, ...`
-    Compare { var: Ident, domain: Expr, keys: Vec<Key> },
+    /// `compare p in D by key, key, ... [ties share]`
+    Compare { var: Ident, domain: Expr, keys: Vec<Key>, share: bool },
     /// `draw`
     Draw,
     /// `pass`
@@ -127,12 +138,27 @@ pub enum StmtKind {
     Remove(Expr),
     /// `move C to C`
     Move { from: Expr, to: Expr },
+    /// `move [N | all] K from Z to Z`: pieces or cards between zones
+    Transfer { count: Count, kind: Expr, from: Expr, to: Expr },
+    /// `shuffle Z`
+    Shuffle(Expr),
     /// `add [N] K to Z`
     Add { count: Option<Expr>, kind: Expr, zone: Expr },
     /// `take [N] K from Z`
     Take { count: Option<Expr>, kind: Expr, zone: Expr },
     /// `name(args)`: run an action
     Call(Ident, Vec<Expr>),
+}
+
+/// How many pieces a `move ... from` moves.
+#[derive(Debug, Clone)]
+pub enum Count {
+    /// One (nothing written).
+    One,
+    /// `N`
+    Number(Expr),
+    /// `all`
+    All,
 }
 
 /// A ranking key of `compare`.

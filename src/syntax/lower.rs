@@ -129,7 +129,17 @@ impl Lower {
         let mut inner = p.into_inner();
         match rule {
             Rule::game_decl => Item::Game(self.string(next(&mut inner, Rule::string))),
-            Rule::players_decl => Item::Players(inner.map(|i| self.ident(i)).collect(), sp),
+            Rule::players_decl => {
+                let mut names = Vec::new();
+                let mut count = None;
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::ident => names.push(self.ident(q)),
+                        _ => count = Some(self.expr(q)),
+                    }
+                }
+                Item::Players(names, count, sp)
+            }
             Rule::param_decl => {
                 let name = self.ident(next(&mut inner, Rule::ident));
                 let value = self.expr(next(&mut inner, Rule::expr));
@@ -198,7 +208,16 @@ impl Lower {
             Rule::zone_decl => {
                 let name = self.ident(next(&mut inner, Rule::ident));
                 let per_player = inner.next().map(|p| p.as_rule()) == Some(Rule::per_player);
-                Item::Zone { name, per_player, span: sp }
+                let mut ordered = false;
+                let mut visibility = Visibility::Public;
+                for o in inner {
+                    match o.into_inner().next().map(|x| x.as_rule()) {
+                        Some(Rule::ordered) => ordered = true,
+                        Some(Rule::owner_only) => visibility = Visibility::Owner,
+                        _ => visibility = Visibility::Hidden,
+                    }
+                }
+                Item::Zone { name, per_player, ordered, visibility, span: sp }
             }
             Rule::def_decl => {
                 let name = self.ident(next(&mut inner, Rule::ident));
@@ -335,8 +354,15 @@ impl Lower {
             Rule::compare_stmt => {
                 let var = self.ident(next(&mut inner, Rule::ident));
                 let domain = self.expr(next(&mut inner, Rule::expr));
-                let keys = inner.map(|k| self.key(k)).collect();
-                StmtKind::Compare { var, domain, keys }
+                let mut keys = Vec::new();
+                let mut share = false;
+                for k in inner {
+                    match k.as_rule() {
+                        Rule::share_ties => share = true,
+                        _ => keys.push(self.key(k)),
+                    }
+                }
+                StmtKind::Compare { var, domain, keys, share }
             }
             Rule::draw_stmt => StmtKind::Draw,
             Rule::pass_stmt => StmtKind::Pass,
@@ -352,9 +378,51 @@ impl Lower {
             }
             Rule::remove_stmt => StmtKind::Remove(self.expr(next(&mut inner, Rule::expr))),
             Rule::move_stmt => {
-                let from = self.expr(next(&mut inner, Rule::expr));
-                StmtKind::Move { from, to: self.expr(next(&mut inner, Rule::expr)) }
+                let parts: Vec<Pair<Rule>> = inner.collect();
+                let has_from = parts.iter().any(|p| p.as_rule() == Rule::from_clause);
+                let all = parts.first().map(|p| p.as_rule()) == Some(Rule::all_of);
+                let mut exprs = Vec::new();
+                let mut from = None;
+                for p in parts {
+                    match p.as_rule() {
+                        Rule::expr => exprs.push(self.expr(p)),
+                        Rule::from_clause => {
+                            from = Some(self.expr(next(&mut p.into_inner(), Rule::expr)))
+                        }
+                        _ => {}
+                    }
+                }
+                let to = exprs.pop().unwrap_or_else(|| panic!("grammar/lowering mismatch: move"));
+                match (has_from, from) {
+                    (true, Some(from)) => {
+                        let kind = exprs
+                            .pop()
+                            .unwrap_or_else(|| panic!("grammar/lowering mismatch: kind"));
+                        let count = match (all, exprs.pop()) {
+                            (true, _) => Count::All,
+                            (false, Some(n)) => Count::Number(n),
+                            (false, None) => Count::One,
+                        };
+                        StmtKind::Transfer { count, kind, from, to }
+                    }
+                    _ => {
+                        if all || exprs.len() != 1 {
+                            self.problems.push(
+                                Problem::new(
+                                    "tabula::syntax::move",
+                                    "this `move` needs `from`",
+                                    sp,
+                                    "moving between zones",
+                                )
+                                .help("write `move C to D` for a piece on the board, or `move [N | all] K from Z to Y` between zones"),
+                            );
+                        }
+                        let from = exprs.pop().unwrap_or_else(|| to.clone());
+                        StmtKind::Move { from, to }
+                    }
+                }
             }
+            Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(next(&mut inner, Rule::expr))),
             Rule::add_stmt | Rule::take_stmt => {
                 let mut es: Vec<Expr> = inner.map(|e| self.expr(e)).collect();
                 let zone = es.pop().unwrap_or_else(|| panic!("grammar/lowering mismatch: zone"));

@@ -58,7 +58,13 @@ fn rule_name(rule: &Rule) -> String {
         Rule::covers => "`covers (x, y) ...`",
         Rule::coord => "a coordinate `(x, y)`",
         Rule::signed => "a number",
-        Rule::compare_stmt => "a statement",
+        Rule::compare_stmt | Rule::shuffle_stmt => "a statement",
+        Rule::share_ties => "`ties share`",
+        Rule::zone_opt | Rule::ordered | Rule::owner_only | Rule::hidden => {
+            "`ordered`, `owner` or `hidden`"
+        }
+        Rule::from_clause => "`from`",
+        Rule::all_of => "`all`",
         Rule::key | Rule::desc_key => "a ranking key",
         Rule::block => "a block `{ ... }`",
         Rule::where_clause => "`where`",
@@ -108,6 +114,13 @@ fn rule_name(rule: &Rule) -> String {
     s.to_string()
 }
 
+/// The reserved words (kept in step with `keyword` in the grammar).
+const KEYWORDS: &[&str] = &[
+    "let", "either", "choose", "for", "while", "if", "else", "require", "win", "lose", "draw",
+    "pass", "place", "remove", "move", "add", "take", "shuffle", "where", "as", "in", "of", "at",
+    "to", "from", "and", "or", "not",
+];
+
 #[cold]
 fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
     let (mut start, mut end) = match err.location {
@@ -146,6 +159,13 @@ fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
         }
         _ => "docs/language.md lists every declaration, statement and expression",
     };
+    // A reserved word where a name was expected deserves its own help.
+    let word: String = text[start.min(text.len())..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let reserved = format!("`{word}` is a keyword, not a name or a value");
+    let help = if KEYWORDS.contains(&word.as_str()) { reserved.as_str() } else { help };
     let at_end = start + 1 >= trimmed;
     let (message, help) = if at_end {
         (format!("the file ends here; {message}"), "is a closing `}` missing?")

@@ -14,9 +14,9 @@ fn load(path: &std::path::Path) -> Game {
 
 /// Per turn: the board, the number of legal moves and the move chosen by a
 /// seeded random player; then the outcome.
-fn playthrough(g: &Game, seed: u64, cap: u32) -> String {
+pub fn playthrough(g: &Game, seed: u64, cap: u32) -> String {
     let mut out = format!("game: {}\nplayers: {}\nseed: {seed}\n", g.name, g.players.join(", "));
-    let mut s = State::initial(g).expect("setup");
+    let mut s = State::initial_seeded(g, seed).expect("setup");
     let mut rng = Rng::new(seed);
     for turn in 1..=cap {
         let moves = s.legal_moves(g).expect("moves");
@@ -55,7 +55,7 @@ fn random_playouts_keep_the_invariants() {
         let g = load(&path);
         for seed in 0..4 {
             let mut rng = Rng::new(seed);
-            let mut s = State::initial(&g).expect("setup");
+            let mut s = State::initial_seeded(&g, seed).expect("setup");
             let mut finished = false;
             for _ in 0..1000 {
                 let text = s.to_text(&g);

@@ -5,6 +5,7 @@
 
 mod boop;
 mod bug;
+mod bug_off;
 mod classics;
 mod cli;
 mod errors;

@@ -242,9 +242,10 @@ impl Snek {
             .into_iter()
             .map(|m| match m {
                 None => SnekMove::Pass,
-                Some((tile, i)) => {
-                    SnekMove::Place { tile, cells: g.places[tile][i].iter().map(|&c| g.coords[c]).collect() }
-                }
+                Some((tile, i)) => SnekMove::Place {
+                    tile,
+                    cells: g.places[tile][i].iter().map(|&c| g.coords[c]).collect(),
+                },
             })
             .collect()
     }

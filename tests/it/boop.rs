@@ -266,3 +266,48 @@ fn variant_bigger_bed() {
     let g = crate::game_with("boop.game", &[("size", 8)]);
     assert_eq!(moves(&g, &start(&g)).len(), 64);
 }
+
+/// Whole random games against the hand-written reference: the complete
+/// move lists agree in every position, and so do the winners.
+#[test]
+fn move_lists_match_the_reference_in_random_games() {
+    use crate::reference_boop::{Boop, BoopMove};
+    let g = game("boop.game");
+    let name = |sq: usize| g.board.names[sq].clone();
+    let text = |m: &BoopMove| {
+        let mut t = format!("{} {}", if m.cat { "C" } else { "K" }, name(m.square));
+        if let Some(cells) = m.grad {
+            let mut set = tabula::board::CellSet::EMPTY;
+            for c in cells {
+                set.insert(c as u16);
+            }
+            let l = g.board.lines.iter().position(|l| l.set == set).expect("a line");
+            t.push_str(&format!(" grad {}", g.board.line_name(l as u32)));
+        }
+        if let Some(r) = m.remove {
+            t.push_str(&format!(" remove {}", name(r)));
+        }
+        t
+    };
+    let mut rng = tabula::rng::Rng::new(23);
+    for _ in 0..6 {
+        let mut ours = start(&g);
+        let mut theirs = Boop::new();
+        for _ in 0..400 {
+            let mut a = moves(&g, &ours);
+            let rm = theirs.moves();
+            let mut b: Vec<String> = rm.iter().map(text).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{}", ours.to_text(&g));
+            if rm.is_empty() {
+                let w = theirs.winner.expect("a winner");
+                assert_eq!(outcome(&g, &ours), format!("{} wins", g.players[w]));
+                break;
+            }
+            let m = &rm[rng.below(rm.len())];
+            ours = play(&g, &ours, &text(m));
+            theirs = theirs.play(m);
+        }
+    }
+}

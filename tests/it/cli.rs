@@ -103,3 +103,75 @@ fn play_with_engines_only_finishes() {
     assert!(o.status.success());
     assert!(out(&o).contains("Game over:"), "{}", out(&o));
 }
+
+#[test]
+fn card_game_views_hide_what_the_rules_hide() {
+    // A spectator sees sizes only; a player sees their own hand.
+    let o = tabula(&["show", "games/bug_off.game"], "");
+    let s = out(&o);
+    assert!(s.contains("draw_pile: 59 hidden") && s.contains("Ann hand: 4 hidden"), "{s}");
+    let o = tabula(&["show", "games/bug_off.game", "--as", "Ben"], "");
+    let s = out(&o);
+    assert!(s.contains("Ann hand: 4 hidden") && !s.contains("Ben hand: 3 hidden"), "{s}");
+    let o = tabula(&["show", "games/bug_off.game", "--json"], "");
+    let s = out(&o);
+    assert!(s.contains("\"contents\": null") && !s.contains("rng"), "{s}");
+    // Everything only when asked for.
+    let o = tabula(&["show", "games/bug_off.game", "--reveal"], "");
+    assert!(!out(&o).contains("hidden"), "{}", out(&o));
+}
+
+#[test]
+fn card_game_play_never_shows_an_engine_hand() {
+    let o = tabula(
+        &["play", "games/bug_off.game", "--set", "players=3", "--seed", "4"],
+        "moves\nquit\n",
+    );
+    let s = out(&o);
+    assert!(s.contains("Ben hand: 3 hidden") && s.contains("Cleo hand: 3 hidden"), "{s}");
+    assert!(s.contains("draw_pile: ") && s.contains(" hidden"), "{s}");
+    assert!(!s.contains("Ann hand: 4 hidden"), "the person sees their own hand: {s}");
+}
+
+#[test]
+fn hot_seat_hides_each_hand_until_its_owner_confirms() {
+    let o = tabula(
+        &["play", "games/bug_off.game", "--as", "Ann", "--as", "Ben", "--seed", "2"],
+        "\ncollect ant\ncollect bee\nscore ant\nscore bee\nquit\n",
+    );
+    let s = out(&o);
+    assert!(s.contains("Pass the screen to Ann"), "{s}");
+    let before_ann = s.split("Pass the screen to Ann").nth(1).unwrap_or("");
+    assert!(before_ann.contains("Ben hand: 3 hidden"), "{s}");
+}
+
+#[test]
+fn record_and_replay() {
+    let dir = std::env::temp_dir().join(format!("tabula-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.json");
+    let p = path.to_string_lossy().into_owned();
+    let o = tabula(&["play", "games/bug_off.game", "--watch", "--seed", "8", "--record", &p], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let end = out(&o);
+    let o = tabula(&["replay", &p], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let replayed = out(&o);
+    // The replay ends in the same final position as the game.
+    let last_board = |s: &str| {
+        s.rsplit("discard:").next().unwrap_or("").lines().take(3).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(last_board(&end), last_board(&replayed));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn card_game_playout_statistics() {
+    let o = tabula(&["playout", "games/bug_off.game", "-n", "30", "--set", "players=4"], "");
+    let s = out(&o);
+    for key in
+        ["mean length", "mean score Dev", "decided by a tie-break", "shared wins", "playouts/s"]
+    {
+        assert!(s.contains(key), "missing `{key}` in\n{s}");
+    }
+}

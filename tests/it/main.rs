@@ -13,6 +13,7 @@ mod games;
 mod language;
 mod perft;
 mod reference_boop;
+mod reference_snekagon;
 mod snekagon;
 
 use std::path::{Path, PathBuf};

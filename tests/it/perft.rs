@@ -2,7 +2,8 @@
 //!
 //! Format (one fact per line, `#` comments): `id NAME`, `game FILE` (in
 //! `games/`), optional `set NAME=VALUE`, optional `after MOVES` (comma
-//! separated), then `perft DEPTH NODES` lines. Cases above `NODE_LIMIT`
+//! separated), optional `position FILE` (a position text, e.g. a fully
+//! specified deal), then `perft DEPTH NODES` lines. Cases above `NODE_LIMIT`
 //! nodes run only with `RUN_SLOW_TESTS=1` (e.g. in release builds).
 
 use crate::{files, game_with, play, root, start};
@@ -17,6 +18,7 @@ fn perft_files() {
     for path in files(&root().join("tests/perft"), "perft") {
         let text = std::fs::read_to_string(&path).expect("perft file");
         let (mut id, mut game_name, mut sets, mut after) = (String::new(), None, Vec::new(), None);
+        let mut pos = None;
         let mut cases = Vec::new();
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -29,6 +31,7 @@ fn perft_files() {
                     sets.push((k.to_string(), v.parse::<i64>().expect("number")));
                 }
                 "after" => after = Some(rest.to_string()),
+                "position" => pos = Some(rest.to_string()),
                 "perft" => {
                     let (d, n) = rest.split_once(' ').expect("perft DEPTH NODES");
                     cases
@@ -40,7 +43,13 @@ fn perft_files() {
         let game_name = game_name.expect("game line");
         let set: Vec<(&str, i64)> = sets.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         let g = game_with(&game_name, &set);
-        let mut s = start(&g);
+        let mut s = match &pos {
+            Some(p) => crate::position(
+                &g,
+                &std::fs::read_to_string(root().join(p)).expect("position file"),
+            ),
+            None => start(&g),
+        };
         if let Some(a) = &after {
             for m in a.split(',') {
                 s = play(&g, &s, m.trim());

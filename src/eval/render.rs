@@ -79,15 +79,19 @@ pub fn render_for(g: &Game, s: &State, viewer: Viewer) -> String {
         }
         Shape::None => {}
         Shape::HexHex { side } => {
+            // Hexhex cell names are not obvious: empty cells show theirs.
+            let w = width.max(g.board.names.iter().map(String::len).max().unwrap_or(2));
             let n = side as i32 - 1;
             let mut c = 0u16;
             for r in -n..=n {
-                let row = (b'a' + (r + n) as u8) as char;
                 let len = (2 * n + 1 - r.abs()) as usize;
-                out.push_str(&format!("{row} "));
-                out.push_str(&" ".repeat(r.unsigned_abs() as usize * (width + 1) / 2));
+                out.push_str(&" ".repeat(r.unsigned_abs() as usize * (w + 1) / 2));
                 for _ in 0..len {
-                    out.push_str(&format!(" {:<width$}", cell(c)));
+                    let text = match s.piece(g, c) {
+                        Some(_) => cell(c),
+                        None => g.board.names[c as usize].clone(),
+                    };
+                    out.push_str(&format!(" {text:<w$}"));
                     c += 1;
                 }
                 end_line(&mut out);

@@ -220,8 +220,8 @@ pub enum Builtin {
 pub enum Expr {
     /// A constant.
     Const(Value),
-    /// A local.
-    Local(Slot),
+    /// A local (the span is where it is used, for explanations).
+    Local(Slot, Span),
     /// `me`: the player whose turn it is.
     Me,
     /// `not e`, `-e`
@@ -229,15 +229,15 @@ pub enum Expr {
     /// Binary operators.
     Binary(BinOp, Box<Expr>, Box<Expr>, Span),
     /// A built-in function.
-    Builtin(Builtin, Box<[Expr]>),
+    Builtin(Builtin, Box<[Expr]>, Span),
     /// A piece property: `strength(k)`.
-    Prop(u16, Box<Expr>),
+    Prop(u16, Box<Expr>, Span),
     /// A zone: `pool(p)` or a shared `discard`.
     Zone(u16, Option<Box<Expr>>),
     /// `lines(k)` with a constant `k`.
     Lines(u32, u32),
     /// An inlined `def`: bind the arguments, then evaluate the body.
-    Inline(Box<[(Slot, Expr)]>, Box<Expr>),
+    Inline(Box<[(Slot, Expr)]>, Box<Expr>, Span),
     /// `any x in D where C: P` and friends.
     Quant {
         quant: Quant,
@@ -245,7 +245,37 @@ pub enum Expr {
         domain: Box<Expr>,
         filter: Option<Box<Expr>>,
         body: Option<Box<Expr>>,
+        span: Span,
     },
+}
+
+impl Expr {
+    /// The source span, for the forms that keep one (default otherwise).
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Local(_, s)
+            | Expr::Builtin(_, _, s)
+            | Expr::Prop(_, _, s)
+            | Expr::Inline(_, _, s)
+            | Expr::Binary(_, _, _, s)
+            | Expr::Quant { span: s, .. } => *s,
+            _ => Span::default(),
+        }
+    }
+
+    /// Records where this expression was written (if its form keeps spans).
+    pub fn with_span(mut self, at: Span) -> Expr {
+        match &mut self {
+            Expr::Local(_, s)
+            | Expr::Builtin(_, _, s)
+            | Expr::Prop(_, _, s)
+            | Expr::Inline(_, _, s)
+            | Expr::Binary(_, _, _, s)
+            | Expr::Quant { span: s, .. } => *s = at,
+            _ => {}
+        }
+        self
+    }
 }
 
 /// Checked binary operators (comparison split by nothing: values compare as values).
@@ -381,6 +411,12 @@ pub struct Site {
     pub ty: Ty,
     /// The `choose` statement.
     pub span: Span,
+    /// The variable a `choose` binds (empty for `either`).
+    pub var: String,
+    /// The domain expression's span (for explanations).
+    pub domain_span: Span,
+    /// The `where` expression's span, if any.
+    pub filter_span: Option<Span>,
 }
 
 /// A checked game, ready to run.

@@ -10,7 +10,7 @@ use std::io::BufRead;
 use std::time::Instant;
 use tabula::eval::render_for;
 use tabula::rng::Rng;
-use tabula::wire::{observe, MoveRepr, Record, StateRepr, Viewer};
+use tabula::wire::{observe, ExplanationRepr, MoveRepr, Record, StateRepr, Viewer};
 use tabula::{perft, playout, Game, Move, Outcome, Source, State};
 
 /// `println!` that stops quietly when the reader has gone (`tabula moves | head`).
@@ -80,6 +80,18 @@ enum Command {
         #[command(flatten)]
         from: From,
         /// Print the moves as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Explain a move: which rule rejects it, or how the turn plays it.
+    Explain {
+        file: String,
+        /// The move in notation (or the start of one).
+        #[arg(value_name = "MOVE")]
+        mv: String,
+        #[command(flatten)]
+        from: From,
+        /// Print the explanation as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -263,6 +275,17 @@ fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
+        Command::Explain { file, mv, from, json } => {
+            let g = load(&file, &cli.set)?;
+            let s = start(&g, &from)?;
+            let v = tabula::eval::explain(&g, &s, &mv).map_err(|e| run_err(&g, e))?;
+            if json {
+                let repr = ExplanationRepr::new(&g, &mv, &v);
+                say!("{}", serde_json::to_string_pretty(&repr).into_diagnostic()?);
+            } else {
+                say_part!("{}", explanation_text(&g, &s, &mv, &v));
+            }
+        }
         Command::Perft { file, depth, from, divide } => {
             let g = load(&file, &cli.set)?;
             let s = start(&g, &from)?;
@@ -396,6 +419,30 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
+/// An explanation for people: the path of a legal move and the position
+/// after it, or each failed reading as a report on the game file.
+fn explanation_text(g: &Game, s: &State, input: &str, v: &tabula::eval::Verdict) -> String {
+    use tabula::eval::Verdict;
+    let view = if g.has_hidden_information() { Viewer::Player(s.current()) } else { Viewer::All };
+    match v {
+        Verdict::Illegal { attempts } => {
+            let mut out = String::new();
+            if attempts.len() > 1 {
+                out.push_str(&format!("`{input}` was read {} ways; each fails:\n", attempts.len()));
+            }
+            for a in attempts {
+                out.push_str(&format!("{:?}\n", miette::Report::new(a.to_problem(g, input))));
+            }
+            out
+        }
+        Verdict::Legal { after, .. } => {
+            let repr = ExplanationRepr::new(g, input, v);
+            format!("{}\nAfter it:\n{}", repr.to_text(), render_for(g, after, view))
+        }
+        Verdict::Incomplete { .. } => ExplanationRepr::new(g, input, v).to_text(),
+    }
+}
+
 /// A player by name (any case) or seat number from 1.
 fn seat(g: &Game, who: &str) -> Result<u8> {
     g.players
@@ -438,6 +485,7 @@ fn play(
     let mut lines = stdin.lock().lines();
     say!("{} — type a move in notation, or `help`.", g.name);
     let mut shown_to: Option<u8> = None;
+    let mut last_try = String::new();
     loop {
         let moves = s.legal_moves(g).map_err(|e| run_err(g, e))?;
         let me = s.current();
@@ -485,7 +533,8 @@ fn play(
                 "quit" | "exit" => return Ok(record),
                 "help" => {
                     say!("Type a move as the list shows it (e.g. the first one below).");
-                    say!("Commands: moves (list legal moves), undo (take back your last move), quit.");
+                    say!("Commands: moves (list legal moves), why MOVE (explain a move),");
+                    say!("undo (take back your last move), quit.");
                     if let Some(m) = moves.first() {
                         say!("Example: {}", State::move_text(g, m));
                     }
@@ -494,6 +543,20 @@ fn play(
                 "moves" => {
                     let texts: Vec<String> = moves.iter().map(|m| State::move_text(g, m)).collect();
                     say!("{} legal moves: {}", texts.len(), texts.join(", "));
+                    continue;
+                }
+                _ if cmd == "why" || cmd.starts_with("why ") => {
+                    let asked = cmd.strip_prefix("why").unwrap_or("").trim();
+                    let asked = if asked.is_empty() { last_try.clone() } else { asked.to_string() };
+                    if asked.is_empty() {
+                        say!(
+                            "Type `why MOVE`, e.g. `why {}`.",
+                            moves.first().map(|m| State::move_text(g, m)).unwrap_or_default()
+                        );
+                    } else {
+                        let v = tabula::eval::explain(g, &s, &asked).map_err(|e| run_err(g, e))?;
+                        say_part!("{}", explanation_text(g, &s, &asked, &v));
+                    }
                     continue;
                 }
                 "undo" => {
@@ -517,6 +580,8 @@ fn play(
                     Ok(m) => m,
                     Err(e) => {
                         say!("{e}");
+                        say!("(type `why` to see which rule rejects it)");
+                        last_try = cmd.to_string();
                         continue;
                     }
                 },

@@ -493,3 +493,134 @@ impl Record {
         Ok(s)
     }
 }
+
+/// An explanation of a typed move, with line numbers, for `--json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExplanationRepr {
+    /// The move as typed.
+    pub input: String,
+    /// `legal`, `incomplete` or `illegal`.
+    pub verdict: String,
+    /// For a legal move: the path through the turn.
+    pub steps: Vec<StepRepr>,
+    /// For a legal move: the position after it (position text).
+    pub position: Option<String>,
+    /// For an incomplete move: what may follow.
+    pub next: Vec<String>,
+    /// For an illegal move: each reading and where it failed.
+    pub failures: Vec<FailureRepr>,
+}
+
+/// A step with its place in the game file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepRepr {
+    /// 1-based line of the statement.
+    pub line: usize,
+    /// What happened.
+    pub text: String,
+}
+
+/// One failed reading of a move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureRepr {
+    /// The tokens read before the failure.
+    pub read: String,
+    /// 1-based line and column of the rule that rejected it.
+    pub line: usize,
+    /// Column.
+    pub column: usize,
+    /// Byte span `[start, end)` in the game file.
+    pub span: [u32; 2],
+    /// Why.
+    pub message: String,
+    /// Values of the parts of the rule, with their lines.
+    pub values: Vec<StepRepr>,
+}
+
+fn line_col(g: &Game, at: u32) -> (usize, usize) {
+    let text = &g.source.text[..(at as usize).min(g.source.text.len())];
+    let line = text.matches('\n').count() + 1;
+    let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+impl ExplanationRepr {
+    /// The representation of an explanation.
+    pub fn new(g: &Game, input: &str, v: &crate::eval::Verdict) -> ExplanationRepr {
+        use crate::eval::Verdict;
+        let step = |s: &crate::eval::Step| StepRepr {
+            line: line_col(g, s.span.start).0,
+            text: s.text.clone(),
+        };
+        let mut r = ExplanationRepr {
+            input: input.to_string(),
+            verdict: String::new(),
+            steps: Vec::new(),
+            position: None,
+            next: Vec::new(),
+            failures: Vec::new(),
+        };
+        match v {
+            Verdict::Legal { steps, after, .. } => {
+                r.verdict = "legal".into();
+                r.steps = steps.iter().map(step).collect();
+                r.position = Some(after.to_text(g));
+            }
+            Verdict::Incomplete { next } => {
+                r.verdict = "incomplete".into();
+                r.next = next.clone();
+            }
+            Verdict::Illegal { attempts } => {
+                r.verdict = "illegal".into();
+                for a in attempts {
+                    let (line, column) = line_col(g, a.why.span.start);
+                    r.failures.push(FailureRepr {
+                        read: a.read.clone(),
+                        line,
+                        column,
+                        span: [a.why.span.start, a.why.span.end],
+                        message: a.why.message.clone(),
+                        values: a
+                            .why
+                            .values
+                            .iter()
+                            .map(|(s, t)| StepRepr {
+                                line: line_col(g, s.start).0,
+                                text: t.clone(),
+                            })
+                            .collect(),
+                    });
+                }
+            }
+        }
+        r
+    }
+
+    /// The explanation as text (failures as plain lines; the CLI renders
+    /// them as reports on the game file).
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        match self.verdict.as_str() {
+            "legal" => {
+                out.push_str(&format!("`{}` is legal. The turn:\n", self.input));
+                for s in &self.steps {
+                    out.push_str(&format!("  line {:>3}: {}\n", s.line, s.text));
+                }
+            }
+            "incomplete" => out.push_str(&format!(
+                "`{}` is not a whole move; it may go on with: {}\n",
+                self.input,
+                self.next.join(", ")
+            )),
+            _ => {
+                for f in &self.failures {
+                    out.push_str(&format!("line {}:{}: {}\n", f.line, f.column, f.message));
+                    for v in &f.values {
+                        out.push_str(&format!("  line {}: {}\n", v.line, v.text));
+                    }
+                }
+            }
+        }
+        out
+    }
+}

@@ -55,10 +55,10 @@ impl<'a> Checker<'a> {
         }
         // A cell or a line is also a set of cells.
         if want == Ty::Cells && ty == Ty::Cell {
-            return Expr::Builtin(Builtin::Singleton, Box::new([ir]));
+            return Expr::Builtin(Builtin::Singleton, Box::new([ir]), Span::default());
         }
         if want == Ty::Cells && ty == Ty::Line {
-            return Expr::Builtin(Builtin::LineCells, Box::new([ir]));
+            return Expr::Builtin(Builtin::LineCells, Box::new([ir]), Span::default());
         }
         self.report(self.mismatch(e.span, want, ty));
         ir
@@ -84,7 +84,13 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Checks an expression; the result remembers where it was written.
     pub(super) fn expr(&mut self, e: &'a ast::Expr) -> Checked {
+        let (ir, ty) = self.expr_inner(e);
+        (ir.with_span(e.span), ty)
+    }
+
+    fn expr_inner(&mut self, e: &'a ast::Expr) -> Checked {
         match &e.kind {
             ExprKind::Int(n) => (Expr::Const(Value::Int(*n)), Ty::Int),
             ExprKind::Name(n) => self.name(n, e.span),
@@ -111,7 +117,8 @@ impl<'a> Checker<'a> {
                         (Some(Box::new(self.expect(b, Ty::Cells))), Ty::Cells)
                     }
                     (Quant::Collect, None) => {
-                        let e = self.coerce_cells(Expr::Local(slot), el, domain.span);
+                        let e =
+                            self.coerce_cells(Expr::Local(slot, Span::default()), el, domain.span);
                         (Some(Box::new(e)), Ty::Cells)
                     }
                     (Quant::Count | Quant::Any | Quant::None, None) => (None, Ty::Int),
@@ -135,8 +142,14 @@ impl<'a> Checker<'a> {
                     (Quant::Collect, _) => Ty::Cells,
                     _ => Ty::Bool,
                 };
-                let q =
-                    Expr::Quant { quant: *quant, slot, domain: Box::new(d), filter, body: body_ir };
+                let q = Expr::Quant {
+                    quant: *quant,
+                    slot,
+                    domain: Box::new(d),
+                    filter,
+                    body: body_ir,
+                    span: e.span,
+                };
                 (q, ty)
             }
         }
@@ -146,8 +159,8 @@ impl<'a> Checker<'a> {
     fn coerce_cells(&mut self, e: Expr, ty: Ty, span: Span) -> Expr {
         match ty {
             Ty::Cells | Ty::Error => e,
-            Ty::Cell => Expr::Builtin(Builtin::Singleton, Box::new([e])),
-            Ty::Line => Expr::Builtin(Builtin::LineCells, Box::new([e])),
+            Ty::Cell => Expr::Builtin(Builtin::Singleton, Box::new([e]), Span::default()),
+            Ty::Line => Expr::Builtin(Builtin::LineCells, Box::new([e]), Span::default()),
             other => {
                 self.report(
                     Problem::new(
@@ -165,7 +178,7 @@ impl<'a> Checker<'a> {
 
     fn name(&mut self, n: &str, span: Span) -> Checked {
         if let Some((slot, ty)) = self.lookup_local(n) {
-            return (Expr::Local(slot), ty);
+            return (Expr::Local(slot, Span::default()), ty);
         }
         // The collections keep their meaning even when a parameter shares the
         // name (`param players = 3` for `--set players=3`).
@@ -202,16 +215,21 @@ impl<'a> Checker<'a> {
         let v = match n {
             "me" => return (Expr::Me, Ty::Player),
             "opponent" => {
-                return (Expr::Builtin(Builtin::Next, Box::new([Expr::Me])), Ty::Player);
+                return (
+                    Expr::Builtin(Builtin::Next, Box::new([Expr::Me]), Span::default()),
+                    Ty::Player,
+                );
             }
             "none" => return (Expr::Const(Value::Bool(false)), Ty::None),
             "true" => (Value::Bool(true), Ty::Bool),
             "false" => (Value::Bool(false), Ty::Bool),
-            "cells" => return (Expr::Builtin(Builtin::AllCells, Box::new([])), Ty::Cells),
+            "cells" => {
+                return (Expr::Builtin(Builtin::AllCells, Box::new([]), Span::default()), Ty::Cells)
+            }
             "dirs" => (Value::Dirs, Ty::Dirs),
             "kinds" => (Value::Kinds, Ty::Kinds),
             "players" => (Value::Players, Ty::Players),
-            "ply" => return (Expr::Builtin(Builtin::Ply, Box::new([])), Ty::Int),
+            "ply" => return (Expr::Builtin(Builtin::Ply, Box::new([]), Span::default()), Ty::Int),
             _ => {
                 if let Some(b) = &self.board {
                     if let Some(d) = b.dir_names.iter().position(|d| *d == n) {
@@ -288,7 +306,7 @@ impl<'a> Checker<'a> {
                         return ERR;
                     }
                     let k = self.expect(&args[0], Ty::Kind);
-                    (Expr::Prop(p, Box::new(k)), Ty::Int)
+                    (Expr::Prop(p, Box::new(k), span), Ty::Int)
                 }
                 Global::Zone(z) if self.zones[z as usize].per_player => {
                     if !self.arity(f, &["player"], args.len(), span) {
@@ -334,10 +352,15 @@ impl<'a> Checker<'a> {
                 }
                 let (a, ty) = self.expr(&args[0]);
                 return match ty {
-                    Cell => (Expr::Builtin(Builtin::Neighbours, Box::new([a])), Cells),
+                    Cell => {
+                        (Expr::Builtin(Builtin::Neighbours, Box::new([a]), Span::default()), Cells)
+                    }
                     Cells | Line | Error => {
                         let a = self.coerce_cells(a, ty, args[0].span);
-                        (Expr::Builtin(Builtin::NeighboursOf, Box::new([a])), Cells)
+                        (
+                            Expr::Builtin(Builtin::NeighboursOf, Box::new([a]), Span::default()),
+                            Cells,
+                        )
                     }
                     other => {
                         self.report(self.mismatch(args[0].span, Cell, other));
@@ -378,7 +401,7 @@ impl<'a> Checker<'a> {
                 }
                 let (s, ty) = self.expr(&args[0]);
                 let (s, ty) = if ty == Cell {
-                    (Expr::Builtin(Builtin::Singleton, Box::new([s])), Cells)
+                    (Expr::Builtin(Builtin::Singleton, Box::new([s]), Span::default()), Cells)
                 } else {
                     (s, ty)
                 };
@@ -394,10 +417,10 @@ impl<'a> Checker<'a> {
                     );
                 }
                 if want.len() == 1 {
-                    return (Expr::Builtin(Builtin::Size, Box::new([s])), Int);
+                    return (Expr::Builtin(Builtin::Size, Box::new([s]), Span::default()), Int);
                 }
                 let c = self.expect(&args[1], Cell);
-                return (Expr::Builtin(Builtin::Contains, Box::new([s, c])), Bool);
+                return (Expr::Builtin(Builtin::Contains, Box::new([s, c]), Span::default()), Bool);
             }
             "lines" => {
                 if !self.arity(f, &["length"], args.len(), span) {
@@ -433,7 +456,7 @@ impl<'a> Checker<'a> {
         for (a, t) in args.iter().zip(sig.0) {
             ir.push(self.expect(a, *t));
         }
-        (Expr::Builtin(sig.2, ir.into_boxed_slice()), sig.1)
+        (Expr::Builtin(sig.2, ir.into_boxed_slice(), span), sig.1)
     }
 
     fn inline_def(&mut self, d: usize, name: &str, args: &'a [ast::Expr], span: Span) -> Checked {
@@ -469,7 +492,7 @@ impl<'a> Checker<'a> {
         if slots.is_empty() {
             (b, ty)
         } else {
-            (Expr::Inline(slots.into_boxed_slice(), Box::new(b)), ty)
+            (Expr::Inline(slots.into_boxed_slice(), Box::new(b), span), ty)
         }
     }
 

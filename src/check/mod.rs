@@ -124,10 +124,10 @@ impl<'a> Checker<'a> {
                     _ => None,
                 }
             }
-            ir::Expr::Builtin(ir::Builtin::Min, args) => {
+            ir::Expr::Builtin(ir::Builtin::Min, args, _) => {
                 Some(self.const_int(&args[0])?.min(self.const_int(&args[1])?))
             }
-            ir::Expr::Builtin(ir::Builtin::Max, args) => {
+            ir::Expr::Builtin(ir::Builtin::Max, args, _) => {
                 Some(self.const_int(&args[0])?.max(self.const_int(&args[1])?))
             }
             _ => None,

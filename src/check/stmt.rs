@@ -22,6 +22,7 @@ impl<'a> Checker<'a> {
                 StmtKind::Let(self.bind(&v.name, ty), ir)
             }
             S::Choose { var, domain, filter, label } => {
+                let filter_ast = filter.as_ref();
                 if !self.in_turn {
                     self.report(
                         Problem::new(
@@ -42,6 +43,9 @@ impl<'a> Checker<'a> {
                     branches: None,
                     ty: el,
                     span: s.span,
+                    var: var.name.clone(),
+                    domain_span: domain.span,
+                    filter_span: filter_ast.map(|f| f.span),
                 });
                 StmtKind::Choose { site, slot, domain: d, filter }
             }
@@ -65,6 +69,9 @@ impl<'a> Checker<'a> {
                     ),
                     ty: Ty::Int,
                     span: s.span,
+                    var: String::new(),
+                    domain_span: s.span,
+                    filter_span: None,
                 });
                 let branches = branches.iter().map(|(_, b)| self.block(b)).collect();
                 StmtKind::Either { site, branches }

@@ -39,7 +39,43 @@ pub struct Exec<'g, 's> {
     prefix: &'s [Choice],
     pos: usize,
     pub collect: Option<&'s mut Vec<Choice>>,
+    /// Set when explaining a move: records the path and the failure.
+    pub explain: Option<&'s mut Explain>,
     steps: u32,
+}
+
+/// What an explaining run records.
+#[derive(Debug, Default)]
+pub struct Explain {
+    /// The decision point the run paused at.
+    pub site: Option<u16>,
+    /// At the pause: every element of the `choose` domain (or every `either`
+    /// branch) and whether its `where` accepts it.
+    pub options: Vec<(Choice, bool)>,
+    /// Each decision and effect of the run, in order.
+    pub trace: Vec<Step>,
+    /// Why the run failed, if it did.
+    pub failure: Option<Why>,
+}
+
+/// One step of a turn: where, and what happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// The statement.
+    pub span: Span,
+    /// What it did, e.g. `place K of Orange at c3`.
+    pub text: String,
+}
+
+/// Why a run failed: the rule, a message, and the values that made it fail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Why {
+    /// The failing `require`, `where` or effect.
+    pub span: Span,
+    /// What went wrong.
+    pub message: String,
+    /// Sub-expressions with their values.
+    pub values: Vec<(Span, String)>,
 }
 
 macro_rules! flow {
@@ -58,7 +94,7 @@ impl<'g, 's> Exec<'g, 's> {
         slots: &'s mut [Value],
         prefix: &'s [Choice],
     ) -> Exec<'g, 's> {
-        Exec { g, st, slots, prefix, pos: 0, collect: None, steps: 0 }
+        Exec { g, st, slots, prefix, pos: 0, collect: None, explain: None, steps: 0 }
     }
 
     /// Counts a loop iteration; only loops can run away (there is no
@@ -104,23 +140,43 @@ impl<'g, 's> Exec<'g, 's> {
                     self.slots[*slot as usize] = c.value;
                     if let Some(f) = filter {
                         if !self.truth(f)? {
-                            return fail;
+                            let v = c.value;
+                            let at = self.g.sites[*site as usize].filter_span.unwrap_or(s.span);
+                            return self.why(
+                                at,
+                                |x| format!("`where` rejects {}", x.show(v)),
+                                Some(f),
+                            );
                         }
                     }
+                    let v = c.value;
+                    self.note(s.span, |x| {
+                        format!("choose {} = {}", x.g.sites[*site as usize].var, x.show(v))
+                    });
                     return Ok(Flow::Next);
                 }
                 let d = self.eval(domain)?;
                 let mut opts = Vec::new();
+                let mut all = Vec::new();
                 let mut i = 0;
                 while let Some((v, n)) = self.next_elem(d, i) {
                     i = n;
                     self.slots[*slot as usize] = v;
-                    if let Some(f) = filter {
-                        if !self.truth(f)? {
-                            continue;
-                        }
+                    let ok = match filter {
+                        Some(f) => self.truth(f)?,
+                        None => true,
+                    };
+                    if self.explain.is_some() {
+                        all.push((Choice { site: *site, value: v }, ok));
                     }
-                    opts.push(Choice { site: *site, value: v });
+                    if ok {
+                        opts.push(Choice { site: *site, value: v });
+                    }
+                }
+                if let Some(x) = self.explain.as_mut() {
+                    x.options = all;
+                    x.site = Some(*site);
+                    return Ok(Flow::Pause);
                 }
                 if opts.is_empty() {
                     return fail;
@@ -140,14 +196,23 @@ impl<'g, 's> Exec<'g, 's> {
                         _ => return fail,
                     }
                 } else {
-                    if let Some(c) = self.collect.as_mut() {
-                        c.extend(
-                            (0..branches.len())
-                                .map(|b| Choice { site: *site, value: Value::Int(b as i64) }),
-                        );
+                    let all = (0..branches.len())
+                        .map(|b| Choice { site: *site, value: Value::Int(b as i64) });
+                    if let Some(x) = self.explain.as_mut() {
+                        x.options = all.map(|c| (c, true)).collect();
+                        x.site = Some(*site);
+                    } else if let Some(c) = self.collect.as_mut() {
+                        c.extend(all);
                     }
                     return Ok(Flow::Pause);
                 };
+                self.note(s.span, |x| match &x.g.sites[*site as usize].branches {
+                    Some(bs) => match bs.get(b).cloned().flatten() {
+                        Some(l) => format!("either: the `{l}` branch"),
+                        None => format!("either: branch {}", b + 1),
+                    },
+                    None => String::new(),
+                });
                 flow!(self.block(&branches[b])?);
             }
             StmtKind::For { slot, domain, filter, body } => {
@@ -177,11 +242,12 @@ impl<'g, 's> Exec<'g, 's> {
             }
             StmtKind::Require(c) => {
                 if !self.truth(c)? {
-                    return fail;
+                    return self.why(s.span, |_| "this requirement is false".into(), Some(c));
                 }
             }
             StmtKind::Win(p) => {
                 let p = self.player(p, s.span)?;
+                self.note(s.span, |x| format!("win {}", x.g.players[p as usize]));
                 self.st.outcome = Some(Outcome::Win(p));
                 return Ok(Flow::End);
             }
@@ -194,10 +260,14 @@ impl<'g, 's> Exec<'g, 's> {
                 return Ok(Flow::End);
             }
             StmtKind::Draw => {
+                self.note(s.span, |_| "draw".into());
                 self.st.outcome = Some(Outcome::Draw);
                 return Ok(Flow::End);
             }
-            StmtKind::Pass => return Ok(Flow::End),
+            StmtKind::Pass => {
+                self.note(s.span, |_| "pass".into());
+                return Ok(Flow::End);
+            }
             StmtKind::Place { kind, owner, at, many } => {
                 let k = self.kind(kind)?;
                 let p = match owner {
@@ -205,27 +275,58 @@ impl<'g, 's> Exec<'g, 's> {
                     None => self.st.current,
                 };
                 if k == NONE16 {
-                    return fail;
+                    return self.why(
+                        s.span,
+                        |_| "there is no piece kind to place (`none`)".into(),
+                        None,
+                    );
                 }
                 let code = self.code(p, k);
+                let what = |x: &Self| {
+                    format!("{} of {}", x.g.kinds[k as usize].name, x.g.players[p as usize])
+                };
                 if *many {
                     let set = self.cells(at)?;
-                    if set.iter().any(|c| self.st.data[c as usize] != 0) {
-                        return fail;
+                    if let Some(c) = set.iter().find(|&c| self.st.data[c as usize] != 0) {
+                        return self.why(
+                            s.span,
+                            |x| format!("{} is not empty", x.show(Value::Cell(c))),
+                            None,
+                        );
                     }
                     for c in set.iter() {
                         self.st.data[c as usize] = code;
                     }
+                    self.note(s.span, |x| {
+                        format!("place {} at {}", what(x), x.show(Value::Cells(set)))
+                    });
                 } else {
                     let c = self.cell(at)?;
-                    if c == NO_CELL || self.st.data[c as usize] != 0 {
-                        return fail;
+                    if c == NO_CELL {
+                        return self.why(s.span, |_| "the cell is off the board".into(), None);
+                    }
+                    if self.st.data[c as usize] != 0 {
+                        return self.why(
+                            s.span,
+                            |x| {
+                                format!(
+                                    "{} is not empty: it holds {}",
+                                    x.show(Value::Cell(c)),
+                                    x.piece_text(c)
+                                )
+                            },
+                            None,
+                        );
                     }
                     self.st.data[c as usize] = code;
+                    self.note(s.span, |x| {
+                        format!("place {} at {}", what(x), x.show(Value::Cell(c)))
+                    });
                 }
             }
             StmtKind::Compare { slot, domain, keys, share } => {
                 let (outcome, decided_by) = self.compare(*slot, domain, keys, *share)?;
+                self.note(s.span, |x| format!("compare: {}", outcome.describe(x.g)));
                 self.st.outcome = Some(outcome);
                 self.st.decided_by = decided_by;
                 return Ok(Flow::End);
@@ -233,19 +334,48 @@ impl<'g, 's> Exec<'g, 's> {
             StmtKind::Remove(c) => {
                 let c = self.cell(c)?;
                 if c == NO_CELL || self.st.data[c as usize] == 0 {
-                    return fail;
+                    return self.why(
+                        s.span,
+                        |x| format!("there is no piece on {} to remove", x.show(Value::Cell(c))),
+                        None,
+                    );
                 }
+                self.note(s.span, |x| {
+                    format!("remove {} from {}", x.piece_text(c), x.show(Value::Cell(c)))
+                });
                 self.st.data[c as usize] = 0;
             }
             StmtKind::Move { from, to } => {
                 let (a, b) = (self.cell(from)?, self.cell(to)?);
                 if a == NO_CELL || b == NO_CELL {
-                    return fail;
+                    return self.why(
+                        s.span,
+                        |_| "a cell of this move is off the board".into(),
+                        None,
+                    );
                 }
                 let (pa, pb) = (self.st.data[a as usize], self.st.data[b as usize]);
                 if pa == 0 || pb != 0 {
-                    return fail;
+                    return self.why(
+                        s.span,
+                        |x| {
+                            if pa == 0 {
+                                format!("there is no piece on {} to move", x.show(Value::Cell(a)))
+                            } else {
+                                format!("{} is not empty", x.show(Value::Cell(b)))
+                            }
+                        },
+                        None,
+                    );
                 }
+                self.note(s.span, |x| {
+                    format!(
+                        "move {} from {} to {}",
+                        x.piece_text(a),
+                        x.show(Value::Cell(a)),
+                        x.show(Value::Cell(b))
+                    )
+                });
                 self.st.data[b as usize] = pa;
                 self.st.data[a as usize] = 0;
             }
@@ -255,37 +385,84 @@ impl<'g, 's> Exec<'g, 's> {
                     None => 1,
                 };
                 let k = self.kind(kind)?;
-                let Value::Zone(z, p) = self.eval(zone)? else { return Err(bug(s.span)) };
+                let zv = self.eval(zone)?;
+                let Value::Zone(z, p) = zv else { return Err(bug(s.span)) };
                 if k == NONE16 || p == NONE8 || n < 0 {
-                    return fail;
+                    return self.why(
+                        s.span,
+                        |_| "nothing to add or take (`none` or a negative count)".into(),
+                        None,
+                    );
                 }
-                let ok = if matches!(s.kind, StmtKind::Add { .. }) {
+                let add = matches!(s.kind, StmtKind::Add { .. });
+                let ok = if add {
                     self.zone_add(z, p, k, n, s.span)?
                 } else {
                     self.zone_take(z, p, k, n)
                 };
                 if !ok {
-                    return fail;
+                    let have = self.zone_count(z, p, k);
+                    return self.why(
+                        s.span,
+                        |x| {
+                            format!(
+                                "{} holds {have} {}, {n} needed",
+                                x.show(zv),
+                                x.g.kinds[k as usize].name
+                            )
+                        },
+                        None,
+                    );
                 }
+                self.note(s.span, |x| {
+                    let verb = if add { "add" } else { "take" };
+                    let dir = if add { "to" } else { "from" };
+                    format!("{verb} {n} {} {dir} {}", x.g.kinds[k as usize].name, x.show(zv))
+                });
             }
             StmtKind::Transfer { count, kind, from, to } => {
                 let k = self.kind(kind)?;
-                let Value::Zone(z1, p1) = self.eval(from)? else { return Err(bug(s.span)) };
-                let Value::Zone(z2, p2) = self.eval(to)? else { return Err(bug(s.span)) };
+                let (fv, tv) = (self.eval(from)?, self.eval(to)?);
+                let Value::Zone(z1, p1) = fv else { return Err(bug(s.span)) };
+                let Value::Zone(z2, p2) = tv else { return Err(bug(s.span)) };
                 let n = match count {
                     Some(c) => self.int(c)?,
                     None if k == NONE16 || p1 == NONE8 => 0,
                     None => self.zone_count(z1, p1, k),
                 };
                 if k == NONE16 || p1 == NONE8 || p2 == NONE8 || n < 0 {
-                    return fail;
+                    return self.why(
+                        s.span,
+                        |_| "nothing to move (`none` or a negative count)".into(),
+                        None,
+                    );
                 }
+                let have = self.zone_count(z1, p1, k);
                 if !self.zone_take(z1, p1, k, n) || !self.zone_add(z2, p2, k, n, s.span)? {
-                    return fail;
+                    return self.why(
+                        s.span,
+                        |x| {
+                            format!(
+                                "{} holds {have} {}, {n} needed",
+                                x.show(fv),
+                                x.g.kinds[k as usize].name
+                            )
+                        },
+                        None,
+                    );
                 }
+                self.note(s.span, |x| {
+                    format!(
+                        "move {n} {} from {} to {}",
+                        x.g.kinds[k as usize].name,
+                        x.show(fv),
+                        x.show(tv)
+                    )
+                });
             }
             StmtKind::Shuffle(zone) => {
-                let Value::Zone(z, p) = self.eval(zone)? else { return Err(bug(s.span)) };
+                let zv = self.eval(zone)?;
+                let Value::Zone(z, p) = zv else { return Err(bug(s.span)) };
                 if p == NONE8 || !self.g.zones[z as usize].ordered {
                     return fail;
                 }
@@ -297,6 +474,7 @@ impl<'g, 's> Exec<'g, 's> {
                     seq.swap(j, r);
                 }
                 self.st.rng = rng.next_u64();
+                self.note(s.span, |x| format!("shuffle {}", x.show(zv)));
             }
             StmtKind::Block(binds, body) => {
                 for (slot, e) in binds {
@@ -439,6 +617,110 @@ impl<'g, 's> Exec<'g, 's> {
         true
     }
 
+    /// Records a step of the path (only when explaining).
+    fn note(&mut self, span: Span, text: impl FnOnce(&Self) -> String) {
+        if self.explain.is_some() {
+            let t = text(self);
+            if let Some(x) = self.explain.as_mut() {
+                x.trace.push(Step { span, text: t });
+            }
+        }
+    }
+
+    /// Fails this run, recording why when explaining.
+    fn why(
+        &mut self,
+        span: Span,
+        message: impl FnOnce(&Self) -> String,
+        cond: Option<&Expr>,
+    ) -> Res<Flow> {
+        if self.explain.is_some() {
+            let message = message(self);
+            let mut values = Vec::new();
+            if let Some(c) = cond {
+                self.values_of(c, 0, &mut values)?;
+            }
+            if let Some(x) = self.explain.as_mut() {
+                x.failure = Some(Why { span, message, values });
+            }
+        }
+        Ok(Flow::Fail(span))
+    }
+
+    /// The values of the parts of a condition that decide it, for labels.
+    pub fn values_of(&mut self, e: &Expr, depth: usize, out: &mut Vec<(Span, String)>) -> Res<()> {
+        let label = |this: &mut Self, e: &Expr, out: &mut Vec<(Span, String)>| -> Res<()> {
+            let sp = e.span();
+            if sp != Span::default() && !out.iter().any(|(s, _)| *s == sp) {
+                let v = this.eval(e)?;
+                out.push((sp, format!("= {}", this.show(v))));
+            }
+            Ok(())
+        };
+        match e {
+            Expr::Binary(BinOp::And | BinOp::Or, a, b, _) if depth < 3 => {
+                self.values_of(a, depth + 1, out)?;
+                self.values_of(b, depth + 1, out)?;
+            }
+            Expr::Unary(UnOp::Not, a) if depth < 3 => self.values_of(a, depth + 1, out)?,
+            Expr::Binary(_, a, b, _) => {
+                label(self, a, out)?;
+                label(self, b, out)?;
+                if a.span() == Span::default() && b.span() == Span::default() {
+                    label(self, e, out)?;
+                }
+            }
+            Expr::Quant { quant, slot, domain, filter, body, span }
+                if depth < 3 && matches!(quant, Quant::All | Quant::None | Quant::Any) =>
+            {
+                let v = self.eval(e)?;
+                let mut text = format!("= {}", self.show(v));
+                // For a failed `all` / `none`, name the first element to blame.
+                if matches!(
+                    (quant, v),
+                    (Quant::All, Value::Bool(false)) | (Quant::None, Value::Bool(false))
+                ) {
+                    let d = self.eval(domain)?;
+                    let mut i = 0;
+                    while let Some((x, n)) = self.next_elem(d, i) {
+                        i = n;
+                        self.slots[*slot as usize] = x;
+                        if let Some(f) = filter {
+                            if !self.truth(f)? {
+                                continue;
+                            }
+                        }
+                        let t = match body {
+                            Some(b) => self.truth(b)?,
+                            None => true,
+                        };
+                        if t == (*quant == Quant::None) {
+                            text = format!("{text}, because of {}", self.show(x));
+                            break;
+                        }
+                    }
+                }
+                out.push((*span, text));
+            }
+            _ => label(self, e, out)?,
+        }
+        Ok(())
+    }
+
+    /// A value as notation.
+    fn show(&self, v: Value) -> String {
+        super::notation::value_text(self.g, v)
+    }
+
+    fn piece_text(&self, c: CellId) -> String {
+        match self.piece(c) {
+            Some((p, k)) => {
+                format!("{} of {}", self.g.kinds[k as usize].name, self.g.players[p as usize])
+            }
+            None => "nothing".into(),
+        }
+    }
+
     #[inline]
     fn code(&self, p: u8, k: u16) -> u16 {
         1 + p as u16 * self.g.kinds.len() as u16 + k
@@ -572,13 +854,13 @@ impl<'g, 's> Exec<'g, 's> {
     fn eval(&mut self, e: &Expr) -> Res<Value> {
         Ok(match e {
             Expr::Const(v) => *v,
-            Expr::Local(s) => self.slots[*s as usize],
+            Expr::Local(s, _) => self.slots[*s as usize],
             Expr::Me => Value::Player(self.st.current),
             Expr::Unary(UnOp::Not, a) => Value::Bool(!self.truth(a)?),
             Expr::Unary(UnOp::Neg, a) => Value::Int(self.int(a)?.wrapping_neg()),
             Expr::Binary(op, a, b, span) => self.binary(*op, a, b, *span)?,
-            Expr::Builtin(f, args) => self.builtin(*f, args)?,
-            Expr::Prop(p, k) => match self.kind(k)? {
+            Expr::Builtin(f, args, _) => self.builtin(*f, args)?,
+            Expr::Prop(p, k, _) => match self.kind(k)? {
                 NONE16 => Value::Int(0),
                 k => Value::Int(self.g.kinds[k as usize].props[*p as usize]),
             },
@@ -590,13 +872,13 @@ impl<'g, 's> Exec<'g, 's> {
                 },
             },
             Expr::Lines(a, b) => Value::Lines(*a, *b),
-            Expr::Inline(binds, body) => {
+            Expr::Inline(binds, body, _) => {
                 for (slot, e) in binds.iter() {
                     self.slots[*slot as usize] = self.eval(e)?;
                 }
                 self.eval(body)?
             }
-            Expr::Quant { quant, slot, domain, filter, body } => {
+            Expr::Quant { quant, slot, domain, filter, body, .. } => {
                 let d = self.eval(domain)?;
                 let mut i = 0;
                 let mut acc: i64 = 0;

@@ -19,10 +19,13 @@
 //! lines.
 
 mod exec;
+mod explain;
 mod notation;
 mod playout;
 mod render;
 
+pub use exec::{Step, Why};
+pub use explain::{explain, Attempt, Verdict};
 pub use notation::value_text;
 pub use notation::MoveError;
 pub use playout::{playout, Playout};

@@ -258,3 +258,50 @@ fn shapes_equal_their_mirror_images_and_trihexes_differ() {
     assert!(!b.same_shape(&straight, &triangle));
     assert!(!b.same_shape(&bent, &triangle));
 }
+
+// ---- cross-check against the hand-written reference -----------------------
+
+#[test]
+fn perft_and_move_lists_match_the_reference() {
+    use crate::reference_bug::{perft, Bug, BugMove};
+    let g = side(3);
+    for d in 1..=3 {
+        assert_eq!(
+            tabula::perft(&g, &crate::start(&g), d).unwrap(),
+            perft(&Bug::new(3), d),
+            "depth {d}"
+        );
+    }
+    // Whole random games on side 4, comparing every move list.
+    let g = side(4);
+    let text = |m: &BugMove| {
+        let mut t = at(&g, m.grow.0, m.grow.1);
+        for &(q, r) in &m.bonus {
+            t.push_str(&format!(" +{}", at(&g, q, r)));
+        }
+        t
+    };
+    let mut rng = tabula::rng::Rng::new(29);
+    for _ in 0..4 {
+        let mut ours = crate::start(&g);
+        let mut theirs = Bug::new(4);
+        loop {
+            let mut a = moves(&g, &ours);
+            let rm = theirs.moves();
+            let mut b: Vec<String> = rm.iter().map(text).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{}", ours.to_text(&g));
+            if rm.is_empty() {
+                assert_eq!(
+                    outcome(&g, &ours),
+                    format!("{} wins", g.players[ours.current() as usize])
+                );
+                break;
+            }
+            let m = &rm[rng.below(rm.len())];
+            ours = play(&g, &ours, &text(m));
+            theirs = theirs.play(m);
+        }
+    }
+}

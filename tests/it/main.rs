@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)] // test code may unwrap
 //! The one integration-test binary (see CONTRIBUTING.md).
 //!
 //! Every test goes through the helpers below, never straight through the
@@ -9,10 +10,12 @@ mod bug_off;
 mod classics;
 mod cli;
 mod errors;
+mod explain;
 mod games;
 mod language;
 mod perft;
 mod reference_boop;
+mod reference_bug;
 mod reference_snekagon;
 mod snekagon;
 

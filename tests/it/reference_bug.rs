@@ -32,7 +32,6 @@ pub struct BugMove {
 struct Bugs {
     label: Vec<usize>,
     bugs: Vec<(u8, Vec<usize>)>,
-    shapes: Vec<Vec<(i32, i32)>>,
 }
 
 /// The canonical form of a set of cells under translation, the six
@@ -159,16 +158,21 @@ impl Bug {
             }
             bugs.push((owner, members));
         }
-        let shapes = bugs
-            .iter()
-            .map(|(_, m)| canonical(&m.iter().map(|&i| self.coord(i)).collect::<Vec<_>>()))
-            .collect();
-        Bugs { label, bugs, shapes }
+        Bugs { label, bugs }
+    }
+
+    /// The canonical shape of bug `k`.
+    fn shape(&self, b: &Bugs, k: usize) -> Vec<(i32, i32)> {
+        canonical(&b.bugs[k].1.iter().map(|&i| self.coord(i)).collect::<Vec<_>>())
     }
 
     /// Labels of the distinct bugs of `owner` adjacent to cell `i`.
     fn adjacent_bugs(&self, b: &Bugs, i: usize, owner: u8) -> BTreeSet<usize> {
-        self.nbrs(i).into_iter().filter(|&n| self.cells[n] == Some(owner)).map(|n| b.label[n]).collect()
+        self.nbrs(i)
+            .into_iter()
+            .filter(|&n| self.cells[n] == Some(owner))
+            .map(|n| b.label[n])
+            .collect()
     }
 
     /// Legal Grow cells for the player to move (rule 7).
@@ -196,7 +200,13 @@ impl Bug {
         let enemy = 1 - owner;
         let adj: BTreeSet<usize> =
             members.iter().flat_map(|&i| self.adjacent_bugs(b, i, enemy)).collect();
-        adj.into_iter().filter(|&e| b.shapes[e] == b.shapes[a]).collect()
+        let same_size: Vec<usize> =
+            adj.into_iter().filter(|&e| b.bugs[e].1.len() == members.len()).collect();
+        if same_size.is_empty() {
+            return same_size;
+        }
+        let shape = self.shape(b, a);
+        same_size.into_iter().filter(|&e| self.shape(b, e) == shape).collect()
     }
 
     /// A copy of the board with the given bugs removed.
@@ -284,8 +294,10 @@ impl Bug {
 
 /// Move paths of exactly `depth` complete turns.
 pub fn perft(pos: &Bug, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => return 1,
+        1 => return pos.moves().len() as u64,
+        _ => {}
     }
     pos.moves().iter().map(|m| perft(&pos.play(m), depth - 1)).sum()
 }

@@ -246,10 +246,137 @@ pub enum Expr {
         filter: Option<Box<Expr>>,
         body: Option<Box<Expr>>,
         span: Span,
+        /// Set when the body depends on the cell alone (and the position):
+        /// its answers are cached per cell while the position is unchanged.
+        pred: Option<u16>,
     },
+    /// A quantifier over lines of a quantifier over their cells.
+    LineQuant(Box<LineQuant>, Span),
+}
+
+/// `any l in lines(k): all c in l: P(c)` and the other combinations of
+/// `any`/`all`/`none`, with `P` about the cell alone: answered with bit
+/// sets, asking `P` at most once per cell.
+#[derive(Debug, Clone)]
+pub struct LineQuant {
+    /// The quantifier over lines.
+    pub outer: Quant,
+    /// The line ids `start..end`.
+    pub lines: (u32, u32),
+    /// The quantifier over the cells of a line.
+    pub inner: Quant,
+    /// The cached predicate's id.
+    pub pred: u16,
+    /// The slot of the cell variable.
+    pub cell: Slot,
+    /// `P`.
+    pub body: Box<Expr>,
 }
 
 impl Expr {
+    /// Recognises `Q l in lines(k): Q' c in l: P(c)` (also through a `def`
+    /// taking the line), for [`Expr::Lines`] quantified with a cached
+    /// cell predicate.
+    pub fn line_quant(self) -> Expr {
+        let Expr::Quant { quant, slot, domain, filter: None, body: Some(body), span, pred: None } =
+            self
+        else {
+            return self;
+        };
+        let rebuild = |domain, body| Expr::Quant {
+            quant,
+            slot,
+            domain,
+            filter: None,
+            body: Some(body),
+            span,
+            pred: None,
+        };
+        let (Expr::Lines(a, b), true) =
+            (&*domain, matches!(quant, Quant::Any | Quant::All | Quant::None))
+        else {
+            return rebuild(domain, body);
+        };
+        let (a, b) = (*a, *b);
+        // The body, possibly through an inlined def whose one parameter is the line.
+        let (line_slots, inner): (Vec<Slot>, &Expr) = match &*body {
+            Expr::Inline(binds, inner, _)
+                if binds.len() == 1 && matches!(binds[0].1, Expr::Local(s, _) if s == slot) =>
+            {
+                (vec![slot, binds[0].0], &**inner)
+            }
+            other => (vec![slot], other),
+        };
+        let found = match inner {
+            Expr::Quant {
+                quant: iq,
+                slot: cs,
+                domain: idom,
+                filter: None,
+                body: Some(ib),
+                pred: Some(p),
+                ..
+            } if matches!(iq, Quant::Any | Quant::All | Quant::None)
+                && matches!(&**idom, Expr::Local(s, _) if line_slots.contains(s)) =>
+            {
+                Some(LineQuant {
+                    outer: quant,
+                    lines: (a, b),
+                    inner: *iq,
+                    pred: *p,
+                    cell: *cs,
+                    body: ib.clone(),
+                })
+            }
+            _ => None,
+        };
+        match found {
+            Some(lq) => Expr::LineQuant(Box::new(lq), span),
+            None => rebuild(domain, body),
+        }
+    }
+
+    /// Whether every local this expression reads is `var` or bound inside it.
+    pub fn reads_only(&self, var: Slot) -> bool {
+        fn go(e: &Expr, bound: &mut Vec<Slot>) -> bool {
+            match e {
+                Expr::Const(_) | Expr::Me | Expr::Lines(..) => true,
+                Expr::Local(s, _) => bound.contains(s),
+                Expr::Unary(_, a) | Expr::Prop(_, a, _) => go(a, bound),
+                Expr::Binary(_, a, b, _) => go(a, bound) && go(b, bound),
+                Expr::Builtin(_, args, _) => args.iter().all(|a| go(a, bound)),
+                Expr::Zone(_, p) => p.as_deref().is_none_or(|p| go(p, bound)),
+                Expr::Inline(binds, body, _) => {
+                    let n = bound.len();
+                    let ok = binds.iter().all(|(s, e)| {
+                        let ok = go(e, bound);
+                        bound.push(*s);
+                        ok
+                    }) && go(body, bound);
+                    bound.truncate(n);
+                    ok
+                }
+                Expr::LineQuant(lq, _) => {
+                    bound.push(lq.cell);
+                    let ok = go(&lq.body, bound);
+                    bound.pop();
+                    ok
+                }
+                Expr::Quant { slot, domain, filter, body, .. } => {
+                    if !go(domain, bound) {
+                        return false;
+                    }
+                    bound.push(*slot);
+                    let ok = filter.as_deref().is_none_or(|f| go(f, bound))
+                        && body.as_deref().is_none_or(|b| go(b, bound));
+                    bound.pop();
+                    ok
+                }
+            }
+        }
+        go(self, &mut vec![var])
+    }
+
     /// The source span, for the forms that keep one (default otherwise).
     pub fn span(&self) -> Span {
         match self {
@@ -258,7 +385,8 @@ impl Expr {
             | Expr::Prop(_, _, s)
             | Expr::Inline(_, _, s)
             | Expr::Binary(_, _, _, s)
-            | Expr::Quant { span: s, .. } => *s,
+            | Expr::Quant { span: s, .. }
+            | Expr::LineQuant(_, s) => *s,
             _ => Span::default(),
         }
     }
@@ -271,7 +399,8 @@ impl Expr {
             | Expr::Prop(_, _, s)
             | Expr::Inline(_, _, s)
             | Expr::Binary(_, _, _, s)
-            | Expr::Quant { span: s, .. } => *s = at,
+            | Expr::Quant { span: s, .. }
+            | Expr::LineQuant(_, s) => *s = at,
             _ => {}
         }
         self
@@ -452,8 +581,12 @@ pub struct Game {
     pub placements: Vec<Vec<CellSet>>,
     /// Number of sequences (instances of ordered zones) a state holds.
     pub sequences: usize,
+    /// Number of cached cell predicates (see `Expr::Quant::pred`).
+    pub preds: usize,
     /// `def score(p)`, if the game has one: its parameter slot and body.
     pub score: Option<(Slot, Expr)>,
+    /// The owner and kind of each board code (`1 + owner * kinds + kind`).
+    pub piece_codes: Vec<(u8, u16)>,
     /// Every `choose` of the turn, indexed by site id.
     pub sites: Vec<Site>,
     /// Size of the evaluation frame.

@@ -142,6 +142,15 @@ impl<'a> Checker<'a> {
                     (Quant::Collect, _) => Ty::Cells,
                     _ => Ty::Bool,
                 };
+                // A body about the cell alone can be cached per cell.
+                let pred = (el == Ty::Cell
+                    && filter.is_none()
+                    && matches!(quant, Quant::Any | Quant::All | Quant::None)
+                    && body_ir.as_deref().is_some_and(|b| b.reads_only(slot)))
+                .then(|| {
+                    self.preds += 1;
+                    (self.preds - 1) as u16
+                });
                 let q = Expr::Quant {
                     quant: *quant,
                     slot,
@@ -149,7 +158,9 @@ impl<'a> Checker<'a> {
                     filter,
                     body: body_ir,
                     span: e.span,
-                };
+                    pred,
+                }
+                .line_quant();
                 (q, ty)
             }
         }

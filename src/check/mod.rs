@@ -58,6 +58,7 @@ struct Checker<'a> {
     expanding: Vec<String>,
     sites: Vec<ir::Site>,
     in_turn: bool,
+    preds: usize,
 }
 
 impl<'a> Checker<'a> {
@@ -477,7 +478,15 @@ impl<'a> Checker<'a> {
             Some(b) => b,
             None => return Err(vec![]),
         };
+        let mut piece_codes = vec![(0, 0)];
+        for p in 0..self.players.len() as u8 {
+            for k in 0..self.kinds.len() as u16 {
+                piece_codes.push((p, k));
+            }
+        }
         Ok(ir::Game {
+            piece_codes,
+            preds: self.preds,
             source: source.clone(),
             name: name.unwrap_or_else(|| source.name.clone()),
             players: std::mem::take(&mut self.players),

@@ -9,7 +9,8 @@
 use super::{Choice, Outcome, RunError, State};
 use crate::board::{CellId, CellSet, NO_CELL};
 use crate::ir::{
-    BinOp, Builtin, Expr, Game, Key, Quant, Slot, Stmt, StmtKind, UnOp, Value, NONE16, NONE8,
+    BinOp, Builtin, Expr, Game, Key, LineQuant, Quant, Slot, Stmt, StmtKind, UnOp, Value, NONE16,
+    NONE8,
 };
 use crate::source::Span;
 
@@ -35,13 +36,42 @@ pub enum Flow {
 pub struct Exec<'g, 's> {
     g: &'g Game,
     st: &'s mut State,
-    slots: &'s mut [Value],
+    frame: &'s mut Frame,
     prefix: &'s [Choice],
     pos: usize,
     pub collect: Option<&'s mut Vec<Choice>>,
     /// Set when explaining a move: records the path and the failure.
     pub explain: Option<&'s mut Explain>,
     steps: u32,
+}
+
+/// The reusable memory of runs: local slots and cached predicate answers.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// Local variables.
+    pub slots: Vec<Value>,
+    preds: Vec<PredCache>,
+    /// Changes whenever the position may have changed.
+    epoch: u32,
+}
+
+/// Answers of one cell predicate, valid while the epoch is unchanged.
+#[derive(Debug, Clone, Copy, Default)]
+struct PredCache {
+    epoch: u32,
+    known: CellSet,
+    yes: CellSet,
+}
+
+impl Frame {
+    /// A frame for the game's locals and predicates.
+    pub fn new(g: &Game) -> Frame {
+        Frame {
+            slots: vec![Value::Int(0); g.slots],
+            preds: vec![PredCache::default(); g.preds],
+            epoch: 0,
+        }
+    }
 }
 
 /// What an explaining run records.
@@ -91,10 +121,12 @@ impl<'g, 's> Exec<'g, 's> {
     pub fn new(
         g: &'g Game,
         st: &'s mut State,
-        slots: &'s mut [Value],
+        frame: &'s mut Frame,
         prefix: &'s [Choice],
     ) -> Exec<'g, 's> {
-        Exec { g, st, slots, prefix, pos: 0, collect: None, explain: None, steps: 0 }
+        // A new run: cached predicate answers from earlier runs are stale.
+        frame.epoch = frame.epoch.wrapping_add(1);
+        Exec { g, st, frame, prefix, pos: 0, collect: None, explain: None, steps: 0 }
     }
 
     /// Counts a loop iteration; only loops can run away (there is no
@@ -126,10 +158,23 @@ impl<'g, 's> Exec<'g, 's> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> Res<Flow> {
+        if matches!(
+            s.kind,
+            StmtKind::Place { .. }
+                | StmtKind::Remove(_)
+                | StmtKind::Move { .. }
+                | StmtKind::Add { .. }
+                | StmtKind::Take { .. }
+                | StmtKind::Transfer { .. }
+                | StmtKind::Shuffle(_)
+        ) {
+            // The position changes: cached predicate answers expire.
+            self.frame.epoch = self.frame.epoch.wrapping_add(1);
+        }
         let fail = Ok(Flow::Fail(s.span));
         match &s.kind {
             StmtKind::Let(slot, e) => {
-                self.slots[*slot as usize] = self.eval(e)?;
+                self.frame.slots[*slot as usize] = self.eval(e)?;
             }
             StmtKind::Choose { site, slot, domain, filter } => {
                 if let Some(c) = self.prefix.get(self.pos) {
@@ -137,7 +182,7 @@ impl<'g, 's> Exec<'g, 's> {
                     if c.site != *site {
                         return fail;
                     }
-                    self.slots[*slot as usize] = c.value;
+                    self.frame.slots[*slot as usize] = c.value;
                     if let Some(f) = filter {
                         if !self.truth(f)? {
                             let v = c.value;
@@ -161,7 +206,7 @@ impl<'g, 's> Exec<'g, 's> {
                 let mut i = 0;
                 while let Some((v, n)) = self.next_elem(d, i) {
                     i = n;
-                    self.slots[*slot as usize] = v;
+                    self.frame.slots[*slot as usize] = v;
                     let ok = match filter {
                         Some(f) => self.truth(f)?,
                         None => true,
@@ -221,7 +266,7 @@ impl<'g, 's> Exec<'g, 's> {
                 while let Some((v, n)) = self.next_elem(d, i) {
                     i = n;
                     self.tick(s.span)?;
-                    self.slots[*slot as usize] = v;
+                    self.frame.slots[*slot as usize] = v;
                     if let Some(f) = filter {
                         if !self.truth(f)? {
                             continue;
@@ -478,7 +523,7 @@ impl<'g, 's> Exec<'g, 's> {
             }
             StmtKind::Block(binds, body) => {
                 for (slot, e) in binds {
-                    self.slots[*slot as usize] = self.eval(e)?;
+                    self.frame.slots[*slot as usize] = self.eval(e)?;
                 }
                 flow!(self.block(body)?);
             }
@@ -502,7 +547,7 @@ impl<'g, 's> Exec<'g, 's> {
         while let Some((v, n)) = self.next_elem(d, i) {
             i = n;
             let Value::Player(p) = v else { return Err(bug(Span::default())) };
-            self.slots[slot as usize] = v;
+            self.frame.slots[slot as usize] = v;
             let mut ks = Vec::new();
             for k in keys {
                 match k {
@@ -513,7 +558,7 @@ impl<'g, 's> Exec<'g, 's> {
                         let mut j = 0;
                         while let Some((v, n)) = self.next_elem(d, j) {
                             j = n;
-                            self.slots[*slot as usize] = v;
+                            self.frame.slots[*slot as usize] = v;
                             if let Some(f) = filter {
                                 if !self.truth(f)? {
                                     continue;
@@ -670,7 +715,7 @@ impl<'g, 's> Exec<'g, 's> {
                     label(self, e, out)?;
                 }
             }
-            Expr::Quant { quant, slot, domain, filter, body, span }
+            Expr::Quant { quant, slot, domain, filter, body, span, .. }
                 if depth < 3 && matches!(quant, Quant::All | Quant::None | Quant::Any) =>
             {
                 let v = self.eval(e)?;
@@ -684,7 +729,7 @@ impl<'g, 's> Exec<'g, 's> {
                     let mut i = 0;
                     while let Some((x, n)) = self.next_elem(d, i) {
                         i = n;
-                        self.slots[*slot as usize] = x;
+                        self.frame.slots[*slot as usize] = x;
                         if let Some(f) = filter {
                             if !self.truth(f)? {
                                 continue;
@@ -775,24 +820,235 @@ impl<'g, 's> Exec<'g, 's> {
         }
     }
 
+    /// A condition. The common forms are decided here directly, without
+    /// building `Value`s: this is the hot path of move generation.
     fn truth(&mut self, e: &Expr) -> Res<bool> {
-        match self.eval(e)? {
-            Value::Bool(b) => Ok(b),
-            _ => Err(bug(Span::default())),
+        match e {
+            Expr::Binary(op, a, b, span) => match op {
+                BinOp::And => Ok(self.truth(a)? && self.truth(b)?),
+                BinOp::Or => Ok(self.truth(a)? || self.truth(b)?),
+                BinOp::Eq => Ok(self.small(a)? == self.small(b)?),
+                BinOp::Ne => Ok(self.small(a)? != self.small(b)?),
+                BinOp::Lt => Ok(self.int(a)? < self.int(b)?),
+                BinOp::Le => Ok(self.int(a)? <= self.int(b)?),
+                BinOp::Gt => Ok(self.int(a)? > self.int(b)?),
+                BinOp::Ge => Ok(self.int(a)? >= self.int(b)?),
+                _ => Err(bug(*span)),
+            },
+            Expr::Unary(UnOp::Not, a) => Ok(!self.truth(a)?),
+            Expr::Const(Value::Bool(b)) => Ok(*b),
+            Expr::LineQuant(lq, _) => self.line_quant(lq),
+            Expr::Builtin(Builtin::Empty, args, _) => {
+                let c = self.cell(&args[0])?;
+                Ok(c != NO_CELL && self.st.data[c as usize] == 0)
+            }
+            Expr::Builtin(Builtin::Occupied, args, _) => {
+                let c = self.cell(&args[0])?;
+                Ok(c != NO_CELL && self.st.data[c as usize] != 0)
+            }
+            Expr::Builtin(Builtin::Off, args, _) => Ok(self.cell(&args[0])? == NO_CELL),
+            Expr::Inline(binds, body, _) => {
+                for (slot, e) in binds.iter() {
+                    self.frame.slots[*slot as usize] = self.small(e)?;
+                }
+                self.truth(body)
+            }
+            Expr::Quant {
+                quant: q @ (Quant::Any | Quant::All | Quant::None),
+                slot,
+                domain,
+                filter,
+                body,
+                pred,
+                ..
+            } => self.decide(*q, *slot, domain, filter.as_deref(), body.as_deref(), *pred),
+            _ => match self.eval(e)? {
+                Value::Bool(b) => Ok(b),
+                _ => Err(bug(Span::default())),
+            },
+        }
+    }
+
+    /// `Q l in lines(k): Q' c in l: P(c)` with bit sets: `P` is asked once
+    /// per cell of the lines looked at, while the position is unchanged.
+    fn line_quant(&mut self, lq: &LineQuant) -> Res<bool> {
+        let g = self.g;
+        let epoch = self.frame.epoch;
+        let p = lq.pred as usize;
+        if self.frame.preds[p].epoch != epoch {
+            self.frame.preds[p] = PredCache { epoch, ..PredCache::default() };
+        }
+        for l in lq.lines.0..lq.lines.1 {
+            let set = g.board.lines[l as usize].set;
+            let known = self.frame.preds[p].known;
+            for c in minus(set, known).iter() {
+                self.frame.slots[lq.cell as usize] = Value::Cell(c);
+                let t = self.truth(&lq.body)?;
+                let cache = &mut self.frame.preds[p];
+                cache.known.insert(c);
+                if t {
+                    cache.yes.insert(c);
+                }
+            }
+            let yes = self.frame.preds[p].yes;
+            let inner = match lq.inner {
+                Quant::All => minus(set, yes).is_empty(),
+                Quant::Any => !minus(set, minus(set, yes)).is_empty(),
+                _ => minus(set, minus(set, yes)).is_empty(),
+            };
+            match lq.outer {
+                Quant::Any if inner => return Ok(true),
+                Quant::All if !inner => return Ok(false),
+                Quant::None if inner => return Ok(false),
+                _ => {}
+            }
+        }
+        Ok(lq.outer != Quant::Any)
+    }
+
+    /// `any` / `all` / `none`, stopping at the first element that decides.
+    fn decide(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+        pred: Option<u16>,
+    ) -> Res<bool> {
+        let g = self.g;
+        let d = self.eval(domain)?;
+        if let Some(p) = pred {
+            let epoch = self.frame.epoch;
+            let cache = &mut self.frame.preds[p as usize];
+            if cache.epoch != epoch {
+                *cache = PredCache { epoch, ..PredCache::default() };
+            }
+        }
+        // Returns Some(answer) when this element decides the quantifier.
+        let step = |this: &mut Self, v: Value| -> Res<Option<bool>> {
+            // A cached cell predicate: each cell is asked once per position.
+            let cached = match (pred, v) {
+                (Some(p), Value::Cell(c)) => {
+                    let cache = &this.frame.preds[p as usize];
+                    cache.known.contains(c).then(|| cache.yes.contains(c))
+                }
+                _ => None,
+            };
+            let t = match cached {
+                Some(t) => t,
+                None => {
+                    this.frame.slots[slot as usize] = v;
+                    if let Some(f) = filter {
+                        if !this.truth(f)? {
+                            return Ok(None);
+                        }
+                    }
+                    let t = match body {
+                        Some(b) => this.truth(b)?,
+                        None => true,
+                    };
+                    if let (Some(p), Value::Cell(c)) = (pred, v) {
+                        let cache = &mut this.frame.preds[p as usize];
+                        cache.known.insert(c);
+                        if t {
+                            cache.yes.insert(c);
+                        }
+                    }
+                    t
+                }
+            };
+            Ok(match q {
+                Quant::Any if t => Some(true),
+                Quant::All if !t => Some(false),
+                Quant::None if t => Some(false),
+                _ => None,
+            })
+        };
+        match d {
+            Value::Line(l) => {
+                for &c in &g.board.lines[l as usize].cells {
+                    if let Some(r) = step(self, Value::Cell(c))? {
+                        return Ok(r);
+                    }
+                }
+            }
+            Value::Lines(a, b) => {
+                for l in a..b {
+                    if let Some(r) = step(self, Value::Line(l))? {
+                        return Ok(r);
+                    }
+                }
+            }
+            _ => {
+                let mut i = 0;
+                while let Some((v, n)) = self.next_elem(d, i) {
+                    i = n;
+                    if let Some(r) = step(self, v)? {
+                        return Ok(r);
+                    }
+                }
+            }
+        }
+        Ok(q != Quant::Any)
+    }
+
+    /// A value of a small type (cell, player, kind, number, ...), with fast
+    /// paths for the forms that comparisons use most.
+    fn small(&mut self, e: &Expr) -> Res<Value> {
+        match e {
+            Expr::Local(s, _) => Ok(self.frame.slots[*s as usize]),
+            Expr::Const(v) => Ok(*v),
+            Expr::Me => Ok(Value::Player(self.st.current)),
+            Expr::Builtin(Builtin::Owner, args, _) => {
+                let c = self.cell(&args[0])?;
+                Ok(Value::Player(self.piece(c).map_or(NONE8, |p| p.0)))
+            }
+            Expr::Builtin(Builtin::KindOf, args, _) => {
+                let c = self.cell(&args[0])?;
+                Ok(Value::Kind(self.piece(c).map_or(NONE16, |p| p.1)))
+            }
+            Expr::Builtin(Builtin::Step, _, _) => Ok(Value::Cell(self.cell(e)?)),
+            _ => self.eval(e),
         }
     }
 
     fn int(&mut self, e: &Expr) -> Res<i64> {
-        match self.eval(e)? {
-            Value::Int(n) => Ok(n),
-            _ => Err(bug(Span::default())),
+        match e {
+            Expr::Const(Value::Int(n)) => Ok(*n),
+            Expr::Local(s, _) => match self.frame.slots[*s as usize] {
+                Value::Int(n) => Ok(n),
+                _ => Err(bug(Span::default())),
+            },
+            Expr::Prop(p, k, _) => match self.small(k)? {
+                Value::Kind(NONE16) => Ok(0),
+                Value::Kind(k) => Ok(self.g.kinds[k as usize].props[*p as usize]),
+                _ => Err(bug(Span::default())),
+            },
+            _ => match self.eval(e)? {
+                Value::Int(n) => Ok(n),
+                _ => Err(bug(Span::default())),
+            },
         }
     }
 
     fn cell(&mut self, e: &Expr) -> Res<CellId> {
-        match self.eval(e)? {
-            Value::Cell(c) => Ok(c),
-            _ => Err(bug(Span::default())),
+        match e {
+            Expr::Local(s, _) => match self.frame.slots[*s as usize] {
+                Value::Cell(c) => Ok(c),
+                _ => Err(bug(Span::default())),
+            },
+            Expr::Builtin(Builtin::Step, args, _) => {
+                let c = self.cell(&args[0])?;
+                let Value::Dir(d) = self.small(&args[1])? else {
+                    return Err(bug(Span::default()));
+                };
+                Ok(self.g.board.step(c, d as usize))
+            }
+            _ => match self.eval(e)? {
+                Value::Cell(c) => Ok(c),
+                _ => Err(bug(Span::default())),
+            },
         }
     }
 
@@ -808,14 +1064,20 @@ impl<'g, 's> Exec<'g, 's> {
         let mut set = CellSet::EMPTY;
         let Some((owner, _)) = self.piece(c) else { return set };
         let board = &self.g.board;
-        let mut stack = vec![c];
+        // Every cell enters the stack at most once: a board-sized array does.
+        let mut stack = [0 as CellId; crate::board::MAX_CELLS];
+        let mut top = 1;
+        stack[0] = c;
         set.insert(c);
-        while let Some(x) = stack.pop() {
+        while top > 0 {
+            top -= 1;
+            let x = stack[top];
             for d in 0..board.dirs() {
                 let y = board.step(x, d);
                 if y != NO_CELL && !set.contains(y) && self.piece(y).is_some_and(|p| p.0 == owner) {
                     set.insert(y);
-                    stack.push(y);
+                    stack[top] = y;
+                    top += 1;
                 }
             }
         }
@@ -839,22 +1101,22 @@ impl<'g, 's> Exec<'g, 's> {
         }
     }
 
+    #[inline]
     fn piece(&self, c: CellId) -> Option<(u8, u16)> {
         if c == NO_CELL {
             return None;
         }
-        let v = self.st.data[c as usize];
-        if v == 0 {
-            return None;
+        match self.st.data[c as usize] {
+            0 => None,
+            v => self.g.piece_codes.get(v as usize).copied(),
         }
-        let k = self.g.kinds.len() as u16;
-        Some((((v - 1) / k) as u8, (v - 1) % k))
     }
 
     fn eval(&mut self, e: &Expr) -> Res<Value> {
         Ok(match e {
+            Expr::LineQuant(lq, _) => Value::Bool(self.line_quant(lq)?),
             Expr::Const(v) => *v,
-            Expr::Local(s, _) => self.slots[*s as usize],
+            Expr::Local(s, _) => self.frame.slots[*s as usize],
             Expr::Me => Value::Player(self.st.current),
             Expr::Unary(UnOp::Not, a) => Value::Bool(!self.truth(a)?),
             Expr::Unary(UnOp::Neg, a) => Value::Int(self.int(a)?.wrapping_neg()),
@@ -874,7 +1136,7 @@ impl<'g, 's> Exec<'g, 's> {
             Expr::Lines(a, b) => Value::Lines(*a, *b),
             Expr::Inline(binds, body, _) => {
                 for (slot, e) in binds.iter() {
-                    self.slots[*slot as usize] = self.eval(e)?;
+                    self.frame.slots[*slot as usize] = self.eval(e)?;
                 }
                 self.eval(body)?
             }
@@ -886,7 +1148,7 @@ impl<'g, 's> Exec<'g, 's> {
                 let mut seen = false;
                 while let Some((v, n)) = self.next_elem(d, i) {
                     i = n;
-                    self.slots[*slot as usize] = v;
+                    self.frame.slots[*slot as usize] = v;
                     if let Some(f) = filter {
                         if !self.truth(f)? {
                             continue;

@@ -9,10 +9,10 @@
 //! continuations of an incomplete one, or every attempt that failed, each
 //! with the rule (span) that rejected it.
 
-use super::exec::{Exec, Explain, Flow, Step, Why};
+use super::exec::{Exec, Explain, Flow, Frame, Step, Why};
 use super::notation::choice_text;
 use super::{Choice, Move, RunError, State};
-use crate::ir::{Game, Value};
+use crate::ir::Game;
 
 /// What became of a typed move.
 #[derive(Debug, Clone)]
@@ -114,7 +114,7 @@ fn go(
         return Ok(());
     }
     let mut st = s.clone();
-    let mut slots = vec![Value::Int(0); g.slots];
+    let mut slots = Frame::new(g);
     let mut x = Explain::default();
     let flow = {
         let mut ex = Exec::new(g, &mut st, &mut slots, prefix);

@@ -35,7 +35,7 @@ use crate::board::NO_CELL;
 use crate::diag::Problem;
 use crate::ir::{Game, Value};
 use crate::source::Span;
-use exec::{Exec, Flow};
+use exec::{Exec, Flow, Frame};
 
 /// How a finished game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -169,7 +169,7 @@ impl State {
     pub fn initial_seeded(g: &Game, seed: u64) -> Result<State, RunError> {
         let mut s = State::empty(g);
         s.rng = crate::rng::Rng::new(seed).next_u64();
-        let mut slots = vec![Value::Int(0); g.slots];
+        let mut slots = Frame::new(g);
         let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
         match ex.run(&g.setup)? {
             Flow::Fail(span) => {
@@ -254,8 +254,8 @@ impl State {
     /// Player `p`'s score by the game's `def score(p)`, if it has one.
     pub fn score(&self, g: &Game, p: u8) -> Result<Option<i64>, RunError> {
         let Some((slot, e)) = &g.score else { return Ok(None) };
-        let mut slots = vec![Value::Int(0); g.slots];
-        slots[*slot as usize] = Value::Player(p);
+        let mut slots = Frame::new(g);
+        slots.slots[*slot as usize] = Value::Player(p);
         let mut s = self.clone();
         let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
         match ex.eval_expr(e)? {
@@ -302,7 +302,7 @@ impl State {
             s.outcome = Some(Outcome::Draw);
             return Ok(s);
         };
-        let mut slots = vec![Value::Int(0); g.slots];
+        let mut slots = Frame::new(g);
         if let Flow::Fail(span) = Exec::new(g, &mut s, &mut slots, &[]).run(body)? {
             return Err(RunError {
                 message: "`on no moves` could not be carried out".into(),
@@ -370,23 +370,42 @@ impl State {
 
     fn turn_moves(&self, g: &Game, out: &mut Vec<Move>) -> Result<(), RunError> {
         let mut prefix = Vec::new();
-        let mut slots = vec![Value::Int(0); g.slots];
+        let mut slots = Frame::new(g);
         let mut options = Vec::new();
-        self.expand(g, &mut prefix, &mut slots, &mut options, out)
+        let mut scratch = self.clone();
+        self.expand(g, &mut prefix, &mut slots, &mut options, &mut scratch, out)
     }
 
+    /// Copies `src` into `self`, reusing `self`'s buffers.
+    fn copy_from(&mut self, src: &State) {
+        self.data.copy_from_slice(&src.data);
+        for (a, b) in self.seqs.iter_mut().zip(&src.seqs) {
+            a.clear();
+            a.extend_from_slice(b);
+        }
+        self.rng = src.rng;
+        self.current = src.current;
+        self.ply = src.ply;
+        self.outcome = src.outcome;
+        self.decided_by = src.decided_by;
+    }
+
+    /// One node of the choice tree: run the turn with `prefix` on a copy of
+    /// the state (in `scratch`), then either record a move, drop a failed
+    /// branch, or recurse into the options of the next decision.
     fn expand(
         &self,
         g: &Game,
         prefix: &mut Vec<Choice>,
-        slots: &mut [Value],
+        slots: &mut Frame,
         options: &mut Vec<Choice>,
+        scratch: &mut State,
         out: &mut Vec<Move>,
     ) -> Result<(), RunError> {
-        let mut s = self.clone();
+        scratch.copy_from(self);
         options.clear();
         let flow = {
-            let mut ex = Exec::new(g, &mut s, slots, prefix);
+            let mut ex = Exec::new(g, scratch, slots, prefix);
             ex.collect = Some(options);
             ex.run(&g.turn)?
         };
@@ -397,7 +416,7 @@ impl State {
                 let opts = std::mem::take(options);
                 for o in &opts {
                     prefix.push(*o);
-                    self.expand(g, prefix, slots, options, out)?;
+                    self.expand(g, prefix, slots, options, scratch, out)?;
                     prefix.pop();
                 }
             }
@@ -422,7 +441,7 @@ impl State {
             *self = self.stuck(g)?;
             return Ok(());
         }
-        let mut slots = vec![Value::Int(0); g.slots];
+        let mut slots = Frame::new(g);
         let flow = Exec::new(g, self, &mut slots, &mv.choices).run(&g.turn)?;
         match flow {
             Flow::Next | Flow::End => {

@@ -420,9 +420,41 @@ impl Board {
             .collect()
     }
 
-    /// Whether two sets of cells have the same shape.
+    /// Whether two sets of cells have the same shape: some symmetry of `b`,
+    /// translated, is `a`. Small sets are compared without allocating.
     pub fn same_shape(&self, a: &CellSet, b: &CellSet) -> bool {
-        a.len() == b.len() && self.canonical(a) == self.canonical(b)
+        const SMALL: usize = 32;
+        let n = a.len();
+        if n != b.len() {
+            return false;
+        }
+        if n > SMALL {
+            return self.canonical(a) == self.canonical(b);
+        }
+        let normalise = |pts: &mut [(i32, i32)]| {
+            let (mx, my) =
+                pts.iter().fold((i32::MAX, i32::MAX), |(a, b), &(x, y)| (a.min(x), b.min(y)));
+            for p in pts.iter_mut() {
+                *p = (p.0 - mx, p.1 - my);
+            }
+            pts.sort_unstable();
+        };
+        let mut pa = [(0, 0); SMALL];
+        for (slot, c) in pa.iter_mut().zip(a.iter()) {
+            *slot = self.coords[c as usize];
+        }
+        normalise(&mut pa[..n]);
+        let mut pb = [(0, 0); SMALL];
+        for t in 0..if self.shape.is_hex() { 12 } else { 8 } {
+            for (slot, c) in pb.iter_mut().zip(b.iter()) {
+                *slot = self.transform(t, self.coords[c as usize]);
+            }
+            normalise(&mut pb[..n]);
+            if pb[..n] == pa[..n] {
+                return true;
+            }
+        }
+        false
     }
 
     /// Symmetry number `t` applied to a point: rotations, then reflected rotations.

@@ -51,6 +51,8 @@ pub struct Frame {
     /// Local variables.
     pub slots: Vec<Value>,
     preds: Vec<PredCache>,
+    /// Each player's groups, valid while the epoch is unchanged.
+    groups: Vec<(u32, Vec<CellSet>)>,
     /// Changes whenever the position may have changed.
     epoch: u32,
 }
@@ -69,6 +71,7 @@ impl Frame {
         Frame {
             slots: vec![Value::Int(0); g.slots],
             preds: vec![PredCache::default(); g.preds],
+            groups: vec![(0, Vec::new()); g.players.len()],
             epoch: 0,
         }
     }
@@ -772,7 +775,7 @@ impl<'g, 's> Exec<'g, 's> {
     }
 
     /// The element of a domain at cursor `i` or later, and the next cursor.
-    fn next_elem(&self, d: Value, i: usize) -> Option<(Value, usize)> {
+    fn next_elem(&mut self, d: Value, i: usize) -> Option<(Value, usize)> {
         match d {
             Value::Cells(set) => next_cell(&set, i).map(|c| (Value::Cell(c), c as usize + 1)),
             Value::Line(l) => {
@@ -787,16 +790,8 @@ impl<'g, 's> Exec<'g, 's> {
                 (l < b as usize).then(|| (Value::Line(l as u32), i + 1))
             }
             Value::Groups(p) => {
-                let n = self.g.board.len();
-                (i..n).find_map(|c| {
-                    let c = c as CellId;
-                    if self.piece(c).is_none_or(|x| x.0 != p) {
-                        return None;
-                    }
-                    let g = self.group_of(c);
-                    // Each group is listed once, at its first cell.
-                    (g.first() == Some(c)).then_some((Value::Cells(g), c as usize + 1))
-                })
+                self.fresh_groups(p);
+                self.frame.groups[p as usize].1.get(i).map(|g| (Value::Cells(*g), i + 1))
             }
             Value::Placements(k) => self
                 .g
@@ -923,6 +918,32 @@ impl<'g, 's> Exec<'g, 's> {
             let cache = &mut self.frame.preds[p as usize];
             if cache.epoch != epoch {
                 *cache = PredCache { epoch, ..PredCache::default() };
+            }
+            // A set of cells: ask the predicate for the cells not known yet,
+            // then answer with set operations.
+            let set = match d {
+                Value::Cells(set) => Some(set),
+                Value::Line(l) => Some(g.board.lines[l as usize].set),
+                _ => None,
+            };
+            if let (Some(set), Some(body), None) = (set, body, filter) {
+                let known = self.frame.preds[p as usize].known;
+                for c in minus(set, known).iter() {
+                    self.frame.slots[slot as usize] = Value::Cell(c);
+                    let t = self.truth(body)?;
+                    let cache = &mut self.frame.preds[p as usize];
+                    cache.known.insert(c);
+                    if t {
+                        cache.yes.insert(c);
+                    }
+                }
+                let yes = self.frame.preds[p as usize].yes;
+                let hits = minus(set, minus(set, yes));
+                return Ok(match q {
+                    Quant::All => hits == set,
+                    Quant::Any => !hits.is_empty(),
+                    _ => hits.is_empty(),
+                });
             }
         }
         // Returns Some(answer) when this element decides the quantifier.
@@ -1057,6 +1078,25 @@ impl<'g, 's> Exec<'g, 's> {
             Value::Cells(s) => Ok(s),
             _ => Err(bug(Span::default())),
         }
+    }
+
+    /// Makes sure the cached list of `p`'s groups (by first cell) is current.
+    fn fresh_groups(&mut self, p: u8) {
+        let epoch = self.frame.epoch;
+        if self.frame.groups[p as usize].0 == epoch {
+            return;
+        }
+        let mut list = std::mem::take(&mut self.frame.groups[p as usize].1);
+        list.clear();
+        let mut seen = CellSet::EMPTY;
+        for c in 0..self.g.board.len() as CellId {
+            if !seen.contains(c) && self.piece(c).is_some_and(|x| x.0 == p) {
+                let g = self.group_of(c);
+                seen = union(seen, g);
+                list.push(g);
+            }
+        }
+        self.frame.groups[p as usize] = (epoch, list);
     }
 
     /// The connected group of same-owner pieces containing `c` (empty if none).

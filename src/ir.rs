@@ -11,7 +11,7 @@
 
 use crate::board::{Board, CellId, CellSet};
 use crate::source::{Source, Span};
-pub use crate::syntax::ast::{Quant, UnOp, Visibility};
+pub use crate::syntax::ast::{BinOp, Quant, UnOp, Visibility};
 
 /// A local variable's index in the evaluation frame.
 pub type Slot = u16;
@@ -407,37 +407,6 @@ impl Expr {
     }
 }
 
-/// Checked binary operators (comparison split by nothing: values compare as values).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinOp {
-    /// `or`
-    Or,
-    /// `and`
-    And,
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`
-    Div,
-    /// `%`
-    Rem,
-}
-
 /// A checked statement with its span (for run-time errors and explanations).
 #[derive(Debug, Clone)]
 pub struct Stmt {
@@ -504,7 +473,7 @@ pub enum Key {
 /// A piece kind.
 #[derive(Debug, Clone)]
 pub struct Kind {
-    /// Its name, e.g. `Kitten`.
+    /// Its name, e.g. `Stone`.
     pub name: String,
     /// Its symbol in notation and on the board, e.g. `K`.
     pub symbol: String,

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-/// A named game text, e.g. the contents of `games/boop.game`.
+/// A named game text, e.g. the contents of `games/hex.game`.
 #[derive(Debug, Clone)]
 pub struct Source {
     /// The name shown in reports (usually the path as the user typed it).

@@ -5,12 +5,12 @@
 //! One fact per line; `#` starts a comment. Everything not mentioned is
 //! empty or zero.
 //! ```text
-//! turn Gray                 # who moves next (default: the first player)
+//! turn Black                # who moves next (default: the first player)
 //! ply 12                    # turns played so far (default 0)
-//! Orange Kitten a1 b2       # pieces: player, kind, cells
-//! Gray Cat c3
-//! pool Orange Kitten 5      # zone counts: zone, player (if per player), kind, count
-//! deck ant bee ant-net      # ordered zones: zone, player (if per player), pieces first to last
+//! White Stone a1 b2         # pieces: player, kind, cells
+//! Black Queen c3
+//! pool White Stone 5        # zone counts: zone, player (if per player), kind, count
+//! deck Ace King Two         # ordered zones: zone, player (if per player), pieces first to last
 //! seed 12345                # the engine's random state (decides future shuffles)
 //! ```
 
@@ -25,7 +25,7 @@ pub struct StateRepr {
     pub to_move: String,
     /// Turns played.
     pub ply: u32,
-    /// `Orange wins`, `draw`, ... if the game ended by a rule.
+    /// `White wins`, `draw`, ... if the game ended by a rule.
     pub outcome: Option<String>,
     /// Pieces on the board: `[cell, player, kind]`, in cell order.
     pub pieces: Vec<[String; 3]>,

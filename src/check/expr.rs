@@ -3,7 +3,7 @@
 use super::{suggest, Checker, Global};
 use crate::board::NO_CELL;
 use crate::diag::Problem;
-use crate::ir::{self, Builtin, Expr, Ty, Value, NONE16, NONE8};
+use crate::ir::{Builtin, Expr, Ty, Value, NONE16, NONE8};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp as B, ExprKind, Quant};
 
@@ -508,22 +508,7 @@ impl<'a> Checker<'a> {
     }
 
     fn binary(&mut self, op: B, a: &'a ast::Expr, b: &'a ast::Expr, span: Span) -> Checked {
-        let iop = match op {
-            B::Or => ir::BinOp::Or,
-            B::And => ir::BinOp::And,
-            B::Eq => ir::BinOp::Eq,
-            B::Ne => ir::BinOp::Ne,
-            B::Lt => ir::BinOp::Lt,
-            B::Le => ir::BinOp::Le,
-            B::Gt => ir::BinOp::Gt,
-            B::Ge => ir::BinOp::Ge,
-            B::Add => ir::BinOp::Add,
-            B::Sub => ir::BinOp::Sub,
-            B::Mul => ir::BinOp::Mul,
-            B::Div => ir::BinOp::Div,
-            B::Rem => ir::BinOp::Rem,
-        };
-        let mk = |x, y| Expr::Binary(iop, Box::new(x), Box::new(y), span);
+        let mk = |x, y| Expr::Binary(op, Box::new(x), Box::new(y), span);
         match op {
             B::Or | B::And => {
                 let x = self.expect(a, Ty::Bool);

@@ -509,63 +509,43 @@ impl<'a> Checker<'a> {
     }
 
     fn board_from(&mut self, shape: &'a ast::BoardShape, sp: Span) {
-        let shape = match shape {
-            ast::BoardShape::Square { width, height, neighbours } => {
-                let w = self.constant(width, "the board's width");
-                let h = self.constant(height, "the board's height");
-                let n = match neighbours {
-                    Some(n) => self.constant(n, "the number of neighbours"),
-                    None => Some(4),
-                };
-                match (w, h, n) {
-                    (Some(w), Some(h), Some(n)) if w > 0 && h > 0 && n > 0 => {
-                        Shape::Square { width: w as u32, height: h as u32, neighbours: n as u32 }
-                    }
-                    (Some(_), Some(_), Some(_)) => {
-                        self.report(Problem::new(
-                            "tabula::check::board",
-                            "board sizes must be positive",
-                            sp,
-                            "this board has no cells",
-                        ));
-                        return;
-                    }
-                    _ => return,
-                }
+        type Make = fn(&[u32]) -> Shape;
+        let (dims, make): (Vec<Option<i64>>, Make) = match shape {
+            ast::BoardShape::Square { width, height, neighbours } => (
+                vec![
+                    self.constant(width, "the board's width"),
+                    self.constant(height, "the board's height"),
+                    match neighbours {
+                        Some(n) => self.constant(n, "the number of neighbours"),
+                        None => Some(4),
+                    },
+                ],
+                |d| Shape::Square { width: d[0], height: d[1], neighbours: d[2] },
+            ),
+            ast::BoardShape::Rhombus { width, height } => (
+                vec![
+                    self.constant(width, "the board's width"),
+                    self.constant(height, "the board's height"),
+                ],
+                |d| Shape::Rhombus { width: d[0], height: d[1] },
+            ),
+            ast::BoardShape::HexHex { side } => {
+                (vec![self.constant(side, "the board's side")], |d| Shape::HexHex { side: d[0] })
             }
-            ast::BoardShape::Rhombus { width, height } => {
-                let w = self.constant(width, "the board's width");
-                let h = self.constant(height, "the board's height");
-                match (w, h) {
-                    (Some(w), Some(h)) if w > 0 && h > 0 => {
-                        Shape::Rhombus { width: w as u32, height: h as u32 }
-                    }
-                    (Some(_), Some(_)) => {
-                        self.report(Problem::new(
-                            "tabula::check::board",
-                            "board sizes must be positive",
-                            sp,
-                            "this board has no cells",
-                        ));
-                        return;
-                    }
-                    _ => return,
-                }
-            }
-            ast::BoardShape::HexHex { side } => match self.constant(side, "the board's side") {
-                Some(s) if s > 0 => Shape::HexHex { side: s as u32 },
-                Some(_) => {
-                    self.report(Problem::new(
-                        "tabula::check::board",
-                        "board sizes must be positive",
-                        sp,
-                        "this board has no cells",
-                    ));
-                    return;
-                }
-                None => return,
-            },
         };
+        // A size that is not a constant was reported already.
+        let Some(dims) = dims.into_iter().collect::<Option<Vec<i64>>>() else { return };
+        if dims.iter().any(|&d| d <= 0) {
+            self.report(Problem::new(
+                "tabula::check::board",
+                "board sizes must be positive",
+                sp,
+                "this board has no cells",
+            ));
+            return;
+        }
+        let dims: Vec<u32> = dims.iter().map(|&d| u32::try_from(d).unwrap_or(u32::MAX)).collect();
+        let shape = make(&dims);
         match Board::new(shape) {
             Ok(b) => self.board = Some(b),
             Err(why) => self.report(

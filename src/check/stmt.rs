@@ -23,17 +23,7 @@ impl<'a> Checker<'a> {
             }
             S::Choose { var, domain, filter, label } => {
                 let filter_ast = filter.as_ref();
-                if !self.in_turn {
-                    self.report(
-                        Problem::new(
-                            "tabula::check::choose_outside_turn",
-                            "`choose` outside a turn",
-                            s.span,
-                            "no player decides here",
-                        )
-                        .help("decisions belong in `turn { ... }` or in actions it runs"),
-                    );
-                }
+                self.decision_allowed("choose", s.span);
                 let (d, el) = self.domain(domain);
                 let slot = self.bind(&var.name, el);
                 let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
@@ -50,17 +40,7 @@ impl<'a> Checker<'a> {
                 StmtKind::Choose { site, slot, domain: d, filter }
             }
             S::Either(branches) => {
-                if !self.in_turn {
-                    self.report(
-                        Problem::new(
-                            "tabula::check::choose_outside_turn",
-                            "`either` outside a turn",
-                            s.span,
-                            "no player decides here",
-                        )
-                        .help("decisions belong in `turn { ... }` or in actions it runs"),
-                    );
-                }
+                self.decision_allowed("either", s.span);
                 let site = self.sites.len() as u16;
                 self.sites.push(Site {
                     label: None,
@@ -191,6 +171,21 @@ impl<'a> Checker<'a> {
             S::Call(f, args) => return self.call_action(f, args, s),
         };
         Stmt { kind, span: s.span }
+    }
+
+    /// Decisions are made by the player to move: only in the turn.
+    fn decision_allowed(&mut self, what: &str, span: crate::source::Span) {
+        if !self.in_turn {
+            self.report(
+                Problem::new(
+                    "tabula::check::choose_outside_turn",
+                    format!("`{what}` outside a turn"),
+                    span,
+                    "no player decides here",
+                )
+                .help("decisions belong in `turn { ... }` or in actions it runs"),
+            );
+        }
     }
 
     fn call_action(&mut self, f: &'a ast::Ident, args: &'a [ast::Expr], s: &'a ast::Stmt) -> Stmt {

@@ -96,7 +96,7 @@ pub struct Explain {
 pub struct Step {
     /// The statement.
     pub span: Span,
-    /// What it did, e.g. `place K of Orange at c3`.
+    /// What it did, e.g. `place Stone of White at c3`.
     pub text: String,
 }
 

@@ -58,7 +58,7 @@ impl Outcome {
         }
     }
 
-    /// Human-readable result, e.g. `Orange wins`.
+    /// Human-readable result, e.g. `White wins`.
     pub fn describe(self, g: &Game) -> String {
         match self {
             Outcome::Win(p) => format!("{} wins", g.players[p as usize]),

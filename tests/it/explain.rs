@@ -130,3 +130,12 @@ fn legal_moves_show_their_path_and_every_explanation_matches_legality() {
         }
     }
 }
+
+#[test]
+fn every_reading_of_an_ambiguous_move_is_listed_shortest_first() {
+    // Without the pie rule, `swap` is read both as the `swap` branch (whose
+    // `require` fails) and as a cell in the placing branch (there is none).
+    let g = game_with("hex.game", &[("size", 3)]);
+    let s = position(&g, "turn Blue\nply 1\nRed Stone b2");
+    insta::assert_snapshot!(why(&g, &s, "swap"));
+}

@@ -37,6 +37,9 @@ use crate::ir::{Game, Value};
 use crate::source::Span;
 use exec::{Exec, Flow, Frame};
 
+/// Most nodes of one turn's choice tree that move generation explores.
+pub const NODE_LIMIT: u32 = 2_000_000;
+
 /// How a finished game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -373,7 +376,8 @@ impl State {
         let mut slots = Frame::new(g);
         let mut options = Vec::new();
         let mut scratch = self.clone();
-        self.expand(g, &mut prefix, &mut slots, &mut options, &mut scratch, out)
+        let mut budget = NODE_LIMIT;
+        self.expand(g, &mut prefix, &mut slots, &mut options, &mut scratch, &mut budget, out)
     }
 
     /// Copies `src` into `self`, reusing `self`'s buffers.
@@ -400,6 +404,7 @@ impl State {
         slots: &mut Frame,
         options: &mut Vec<Choice>,
         scratch: &mut State,
+        budget: &mut u32,
         out: &mut Vec<Move>,
     ) -> Result<(), RunError> {
         scratch.copy_from(self);
@@ -414,9 +419,19 @@ impl State {
             Flow::Fail(_) => {}
             Flow::Pause => {
                 let opts = std::mem::take(options);
+                if opts.len() as u32 > *budget {
+                    let span = opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);
+                    return Err(RunError {
+                        message: format!(
+                            "one turn explores more than {NODE_LIMIT} choices; are its decisions meant to multiply like this?"
+                        ),
+                        span,
+                    });
+                }
+                *budget -= opts.len() as u32;
                 for o in &opts {
                     prefix.push(*o);
-                    self.expand(g, prefix, slots, options, scratch, out)?;
+                    self.expand(g, prefix, slots, options, scratch, budget, out)?;
                     prefix.pop();
                 }
             }

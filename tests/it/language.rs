@@ -179,3 +179,15 @@ fn position_text_round_trip() {
     assert!(tabula::State::from_text(&g, "Orange Kitten z9").is_err());
     assert!(tabula::State::from_text(&g, "pool Nobody Kitten 1").is_err());
 }
+
+#[test]
+fn exploding_choice_trees_stop_with_an_error_naming_the_decision() {
+    let g = g(
+        "square 16 by 16",
+        "turn { choose a in cells  choose b in cells  choose c in cells  place Stone at a }",
+    );
+    let err = start(&g).legal_moves(&g).expect_err("too many moves");
+    assert!(err.message.contains("more than"), "{}", err.message);
+    let src = &g.source.text[err.span.start as usize..err.span.end as usize];
+    assert!(src.starts_with("choose"), "{src}");
+}

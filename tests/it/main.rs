@@ -17,6 +17,7 @@ mod perft;
 mod reference_boop;
 mod reference_bug;
 mod reference_snekagon;
+mod robust;
 mod snekagon;
 
 use std::path::{Path, PathBuf};

@@ -37,6 +37,18 @@ use crate::ir::{Game, Value};
 use crate::source::Span;
 use exec::{Exec, Flow, Frame};
 
+/// The reusable working memory of move generation.
+struct Search {
+    /// The choices made so far.
+    prefix: Vec<Choice>,
+    frame: Frame,
+    options: Vec<Choice>,
+    /// The state each run works on (overwritten before every run).
+    scratch: State,
+    /// Choices that may still be explored.
+    budget: u32,
+}
+
 /// Most nodes of one turn's choice tree that move generation explores.
 pub const NODE_LIMIT: u32 = 2_000_000;
 
@@ -372,12 +384,14 @@ impl State {
     }
 
     fn turn_moves(&self, g: &Game, out: &mut Vec<Move>) -> Result<(), RunError> {
-        let mut prefix = Vec::new();
-        let mut slots = Frame::new(g);
-        let mut options = Vec::new();
-        let mut scratch = self.clone();
-        let mut budget = NODE_LIMIT;
-        self.expand(g, &mut prefix, &mut slots, &mut options, &mut scratch, &mut budget, out)
+        let mut search = Search {
+            prefix: Vec::new(),
+            frame: Frame::new(g),
+            options: Vec::new(),
+            scratch: self.clone(),
+            budget: NODE_LIMIT,
+        };
+        self.expand(g, &mut search, out)
     }
 
     /// Copies `src` into `self`, reusing `self`'s buffers.
@@ -394,32 +408,23 @@ impl State {
         self.decided_by = src.decided_by;
     }
 
-    /// One node of the choice tree: run the turn with `prefix` on a copy of
-    /// the state (in `scratch`), then either record a move, drop a failed
+    /// One node of the choice tree: run the turn with the choices made so
+    /// far on a copy of the state, then either record a move, drop a failed
     /// branch, or recurse into the options of the next decision.
-    fn expand(
-        &self,
-        g: &Game,
-        prefix: &mut Vec<Choice>,
-        slots: &mut Frame,
-        options: &mut Vec<Choice>,
-        scratch: &mut State,
-        budget: &mut u32,
-        out: &mut Vec<Move>,
-    ) -> Result<(), RunError> {
-        scratch.copy_from(self);
-        options.clear();
+    fn expand(&self, g: &Game, k: &mut Search, out: &mut Vec<Move>) -> Result<(), RunError> {
+        k.scratch.copy_from(self);
+        k.options.clear();
         let flow = {
-            let mut ex = Exec::new(g, scratch, slots, prefix);
-            ex.collect = Some(options);
+            let mut ex = Exec::new(g, &mut k.scratch, &mut k.frame, &k.prefix);
+            ex.collect = Some(&mut k.options);
             ex.run(&g.turn)?
         };
         match flow {
-            Flow::Next | Flow::End => out.push(Move { choices: prefix.clone(), stuck: false }),
+            Flow::Next | Flow::End => out.push(Move { choices: k.prefix.clone(), stuck: false }),
             Flow::Fail(_) => {}
             Flow::Pause => {
-                let opts = std::mem::take(options);
-                if opts.len() as u32 > *budget {
+                let opts = std::mem::take(&mut k.options);
+                if opts.len() as u32 > k.budget {
                     let span = opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);
                     return Err(RunError {
                         message: format!(
@@ -428,11 +433,11 @@ impl State {
                         span,
                     });
                 }
-                *budget -= opts.len() as u32;
+                k.budget -= opts.len() as u32;
                 for o in &opts {
-                    prefix.push(*o);
-                    self.expand(g, prefix, slots, options, scratch, budget, out)?;
-                    prefix.pop();
+                    k.prefix.push(*o);
+                    self.expand(g, k, out)?;
+                    k.prefix.pop();
                 }
             }
         }

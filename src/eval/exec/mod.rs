@@ -1,0 +1,544 @@
+//! The tree-walking interpreter for checked statements and expressions.
+//!
+//! An [`Exec`] runs one block against one state. Choices come from `prefix`
+//! (the decisions made so far); at the first `choose` beyond the prefix the
+//! run stops with [`Flow::Pause`] after writing the options into `collect`.
+//! Every loop iteration costs a step; a run that exceeds [`STEP_LIMIT`]
+//! stops with an error naming the loop.
+
+use super::{Choice, Outcome, RunError, State};
+use crate::board::{CellId, CellSet, NO_CELL};
+use crate::ir::{Expr, Game, Stmt, StmtKind, Value, NONE16, NONE8};
+use crate::source::Span;
+
+/// Most steps one run of a block may take.
+pub const STEP_LIMIT: u32 = 2_000_000;
+
+/// Errors are boxed inside the interpreter so that results stay small.
+type Res<T> = Result<T, Box<RunError>>;
+
+/// How a statement ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Carry on with the next statement.
+    Next,
+    /// This run is not a legal turn (at this statement).
+    Fail(Span),
+    /// The turn is over (`win`, `lose`, `draw`, `pass`).
+    End,
+    /// Stopped at an undecided `choose`.
+    Pause,
+}
+
+pub struct Exec<'g, 's> {
+    g: &'g Game,
+    st: &'s mut State,
+    frame: &'s mut Frame,
+    prefix: &'s [Choice],
+    pos: usize,
+    pub collect: Option<&'s mut Vec<Choice>>,
+    /// Set when explaining a move: records the path and the failure.
+    pub explain: Option<&'s mut Explain>,
+    steps: u32,
+}
+
+/// The reusable memory of runs: local slots and cached predicate answers.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// Local variables.
+    pub slots: Vec<Value>,
+    preds: Vec<PredCache>,
+    /// Each player's groups, valid while the epoch is unchanged.
+    groups: Vec<(u32, Vec<CellSet>)>,
+    /// Changes whenever the position may have changed.
+    epoch: u32,
+}
+
+/// Answers of one cell predicate, valid while the epoch is unchanged.
+#[derive(Debug, Clone, Copy, Default)]
+struct PredCache {
+    epoch: u32,
+    known: CellSet,
+    yes: CellSet,
+}
+
+impl Frame {
+    /// A frame for the game's locals and predicates.
+    pub fn new(g: &Game) -> Frame {
+        Frame {
+            slots: vec![Value::Int(0); g.slots],
+            preds: vec![PredCache::default(); g.preds],
+            groups: vec![(0, Vec::new()); g.players.len()],
+            epoch: 0,
+        }
+    }
+}
+
+mod expr;
+mod why;
+mod zones;
+
+pub use why::{Explain, Step, Why};
+
+macro_rules! flow {
+    ($e:expr) => {
+        match $e {
+            Flow::Next => {}
+            f => return Ok(f),
+        }
+    };
+}
+
+impl<'g, 's> Exec<'g, 's> {
+    pub fn new(
+        g: &'g Game,
+        st: &'s mut State,
+        frame: &'s mut Frame,
+        prefix: &'s [Choice],
+    ) -> Exec<'g, 's> {
+        // A new run: cached predicate answers from earlier runs are stale.
+        frame.epoch = frame.epoch.wrapping_add(1);
+        Exec { g, st, frame, prefix, pos: 0, collect: None, explain: None, steps: 0 }
+    }
+
+    /// Counts a loop iteration; only loops can run away (there is no
+    /// recursion), so the error always names the loop.
+    #[inline]
+    fn tick(&mut self, span: Span) -> Res<()> {
+        self.steps += 1;
+        if self.steps > STEP_LIMIT {
+            return Err(runaway(span));
+        }
+        Ok(())
+    }
+
+    /// Evaluates one expression (an entry point: unboxes errors).
+    pub fn eval_expr(&mut self, e: &Expr) -> Result<Value, RunError> {
+        self.eval(e).map_err(|e| *e)
+    }
+
+    /// Runs a block (the entry point: unboxes errors).
+    pub fn run(&mut self, stmts: &[Stmt]) -> Result<Flow, RunError> {
+        self.block(stmts).map_err(|e| *e)
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> Res<Flow> {
+        for s in stmts {
+            flow!(self.stmt(s)?);
+        }
+        Ok(Flow::Next)
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Res<Flow> {
+        if matches!(
+            s.kind,
+            StmtKind::Place { .. }
+                | StmtKind::Remove(_)
+                | StmtKind::Move { .. }
+                | StmtKind::Add { .. }
+                | StmtKind::Take { .. }
+                | StmtKind::Transfer { .. }
+                | StmtKind::Shuffle(_)
+        ) {
+            // The position changes: cached predicate answers expire.
+            self.frame.epoch = self.frame.epoch.wrapping_add(1);
+        }
+        let fail = Ok(Flow::Fail(s.span));
+        match &s.kind {
+            StmtKind::Let(slot, e) => {
+                self.frame.slots[*slot as usize] = self.eval(e)?;
+            }
+            StmtKind::Choose { site, slot, domain, filter } => {
+                if let Some(c) = self.prefix.get(self.pos) {
+                    self.pos += 1;
+                    if c.site != *site {
+                        return fail;
+                    }
+                    self.frame.slots[*slot as usize] = c.value;
+                    if let Some(f) = filter {
+                        if !self.truth(f)? {
+                            let v = c.value;
+                            let at = self.g.sites[*site as usize].filter_span.unwrap_or(s.span);
+                            return self.why(
+                                at,
+                                |x| format!("`where` rejects {}", x.show(v)),
+                                Some(f),
+                            );
+                        }
+                    }
+                    let v = c.value;
+                    self.note(s.span, |x| {
+                        format!("choose {} = {}", x.g.sites[*site as usize].var, x.show(v))
+                    });
+                    return Ok(Flow::Next);
+                }
+                let d = self.eval(domain)?;
+                let mut opts = Vec::new();
+                let mut all = Vec::new();
+                let mut i = 0;
+                while let Some((v, n)) = self.next_elem(d, i) {
+                    i = n;
+                    self.frame.slots[*slot as usize] = v;
+                    let ok = match filter {
+                        Some(f) => self.truth(f)?,
+                        None => true,
+                    };
+                    if self.explain.is_some() {
+                        all.push((Choice { site: *site, value: v }, ok));
+                    }
+                    if ok {
+                        opts.push(Choice { site: *site, value: v });
+                    }
+                }
+                if let Some(x) = self.explain.as_mut() {
+                    x.options = all;
+                    x.site = Some(*site);
+                    return Ok(Flow::Pause);
+                }
+                if opts.is_empty() {
+                    return fail;
+                }
+                if let Some(c) = self.collect.as_mut() {
+                    c.extend(opts);
+                }
+                return Ok(Flow::Pause);
+            }
+            StmtKind::Either { site, branches } => {
+                let b = if let Some(c) = self.prefix.get(self.pos) {
+                    self.pos += 1;
+                    match c.value {
+                        Value::Int(b) if c.site == *site && (b as usize) < branches.len() => {
+                            b as usize
+                        }
+                        _ => return fail,
+                    }
+                } else {
+                    let all = (0..branches.len())
+                        .map(|b| Choice { site: *site, value: Value::Int(b as i64) });
+                    if let Some(x) = self.explain.as_mut() {
+                        x.options = all.map(|c| (c, true)).collect();
+                        x.site = Some(*site);
+                    } else if let Some(c) = self.collect.as_mut() {
+                        c.extend(all);
+                    }
+                    return Ok(Flow::Pause);
+                };
+                self.note(s.span, |x| match &x.g.sites[*site as usize].branches {
+                    Some(bs) => match bs.get(b).cloned().flatten() {
+                        Some(l) => format!("either: the `{l}` branch"),
+                        None => format!("either: branch {}", b + 1),
+                    },
+                    None => String::new(),
+                });
+                flow!(self.block(&branches[b])?);
+            }
+            StmtKind::For { slot, domain, filter, body } => {
+                let d = self.eval(domain)?;
+                let mut i = 0;
+                while let Some((v, n)) = self.next_elem(d, i) {
+                    i = n;
+                    self.tick(s.span)?;
+                    self.frame.slots[*slot as usize] = v;
+                    if let Some(f) = filter {
+                        if !self.truth(f)? {
+                            continue;
+                        }
+                    }
+                    flow!(self.block(body)?);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                while self.truth(cond)? {
+                    self.tick(s.span)?;
+                    flow!(self.block(body)?);
+                }
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                let b = if self.truth(cond)? { then } else { otherwise };
+                flow!(self.block(b)?);
+            }
+            StmtKind::Require(c) => {
+                if !self.truth(c)? {
+                    return self.why(s.span, |_| "this requirement is false".into(), Some(c));
+                }
+            }
+            StmtKind::Win(p) => {
+                let p = self.player(p, s.span)?;
+                self.note(s.span, |x| format!("win {}", x.g.players[p as usize]));
+                self.st.outcome = Some(Outcome::Win(p));
+                return Ok(Flow::End);
+            }
+            StmtKind::Lose(p) => {
+                let p = self.player(p, s.span)?;
+                let n = self.g.players.len() as u8;
+                let others = ((1u16 << n) - 1) as u8 & !(1 << p);
+                self.st.outcome =
+                    Some(if n == 2 { Outcome::Win(1 - p) } else { Outcome::Shared(others) });
+                return Ok(Flow::End);
+            }
+            StmtKind::Draw => {
+                self.note(s.span, |_| "draw".into());
+                self.st.outcome = Some(Outcome::Draw);
+                return Ok(Flow::End);
+            }
+            StmtKind::Pass => {
+                self.note(s.span, |_| "pass".into());
+                return Ok(Flow::End);
+            }
+            StmtKind::Place { kind, owner, at, many } => {
+                let k = self.kind(kind)?;
+                let p = match owner {
+                    Some(o) => self.player(o, s.span)?,
+                    None => self.st.current,
+                };
+                if k == NONE16 {
+                    return self.why(
+                        s.span,
+                        |_| "there is no piece kind to place (`none`)".into(),
+                        None,
+                    );
+                }
+                let code = self.code(p, k);
+                let what = |x: &Self| {
+                    format!("{} of {}", x.g.kinds[k as usize].name, x.g.players[p as usize])
+                };
+                if *many {
+                    let set = self.cells(at)?;
+                    if let Some(c) = set.iter().find(|&c| self.st.data[c as usize] != 0) {
+                        return self.why(
+                            s.span,
+                            |x| format!("{} is not empty", x.show(Value::Cell(c))),
+                            None,
+                        );
+                    }
+                    for c in set.iter() {
+                        self.st.data[c as usize] = code;
+                    }
+                    self.note(s.span, |x| {
+                        format!("place {} at {}", what(x), x.show(Value::Cells(set)))
+                    });
+                } else {
+                    let c = self.cell(at)?;
+                    if c == NO_CELL {
+                        return self.why(s.span, |_| "the cell is off the board".into(), None);
+                    }
+                    if self.st.data[c as usize] != 0 {
+                        return self.why(
+                            s.span,
+                            |x| {
+                                format!(
+                                    "{} is not empty: it holds {}",
+                                    x.show(Value::Cell(c)),
+                                    x.piece_text(c)
+                                )
+                            },
+                            None,
+                        );
+                    }
+                    self.st.data[c as usize] = code;
+                    self.note(s.span, |x| {
+                        format!("place {} at {}", what(x), x.show(Value::Cell(c)))
+                    });
+                }
+            }
+            StmtKind::Compare { slot, domain, keys, share } => {
+                let (outcome, decided_by) = self.compare(*slot, domain, keys, *share)?;
+                self.note(s.span, |x| format!("compare: {}", outcome.describe(x.g)));
+                self.st.outcome = Some(outcome);
+                self.st.decided_by = decided_by;
+                return Ok(Flow::End);
+            }
+            StmtKind::Remove(c) => {
+                let c = self.cell(c)?;
+                if c == NO_CELL || self.st.data[c as usize] == 0 {
+                    return self.why(
+                        s.span,
+                        |x| format!("there is no piece on {} to remove", x.show(Value::Cell(c))),
+                        None,
+                    );
+                }
+                self.note(s.span, |x| {
+                    format!("remove {} from {}", x.piece_text(c), x.show(Value::Cell(c)))
+                });
+                self.st.data[c as usize] = 0;
+            }
+            StmtKind::Move { from, to } => {
+                let (a, b) = (self.cell(from)?, self.cell(to)?);
+                if a == NO_CELL || b == NO_CELL {
+                    return self.why(
+                        s.span,
+                        |_| "a cell of this move is off the board".into(),
+                        None,
+                    );
+                }
+                let (pa, pb) = (self.st.data[a as usize], self.st.data[b as usize]);
+                if pa == 0 || pb != 0 {
+                    return self.why(
+                        s.span,
+                        |x| {
+                            if pa == 0 {
+                                format!("there is no piece on {} to move", x.show(Value::Cell(a)))
+                            } else {
+                                format!("{} is not empty", x.show(Value::Cell(b)))
+                            }
+                        },
+                        None,
+                    );
+                }
+                self.note(s.span, |x| {
+                    format!(
+                        "move {} from {} to {}",
+                        x.piece_text(a),
+                        x.show(Value::Cell(a)),
+                        x.show(Value::Cell(b))
+                    )
+                });
+                self.st.data[b as usize] = pa;
+                self.st.data[a as usize] = 0;
+            }
+            StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
+                let n = match count {
+                    Some(c) => self.int(c)?,
+                    None => 1,
+                };
+                let k = self.kind(kind)?;
+                let zv = self.eval(zone)?;
+                let Value::Zone(z, p) = zv else { return Err(bug(s.span)) };
+                if k == NONE16 || p == NONE8 || n < 0 {
+                    return self.why(
+                        s.span,
+                        |_| "nothing to add or take (`none` or a negative count)".into(),
+                        None,
+                    );
+                }
+                let add = matches!(s.kind, StmtKind::Add { .. });
+                let ok = if add {
+                    self.zone_add(z, p, k, n, s.span)?
+                } else {
+                    self.zone_take(z, p, k, n)
+                };
+                if !ok {
+                    let have = self.zone_count(z, p, k);
+                    return self.why(
+                        s.span,
+                        |x| {
+                            format!(
+                                "{} holds {have} {}, {n} needed",
+                                x.show(zv),
+                                x.g.kinds[k as usize].name
+                            )
+                        },
+                        None,
+                    );
+                }
+                self.note(s.span, |x| {
+                    let verb = if add { "add" } else { "take" };
+                    let dir = if add { "to" } else { "from" };
+                    format!("{verb} {n} {} {dir} {}", x.g.kinds[k as usize].name, x.show(zv))
+                });
+            }
+            StmtKind::Transfer { count, kind, from, to } => {
+                let k = self.kind(kind)?;
+                let (fv, tv) = (self.eval(from)?, self.eval(to)?);
+                let Value::Zone(z1, p1) = fv else { return Err(bug(s.span)) };
+                let Value::Zone(z2, p2) = tv else { return Err(bug(s.span)) };
+                let n = match count {
+                    Some(c) => self.int(c)?,
+                    None if k == NONE16 || p1 == NONE8 => 0,
+                    None => self.zone_count(z1, p1, k),
+                };
+                if k == NONE16 || p1 == NONE8 || p2 == NONE8 || n < 0 {
+                    return self.why(
+                        s.span,
+                        |_| "nothing to move (`none` or a negative count)".into(),
+                        None,
+                    );
+                }
+                let have = self.zone_count(z1, p1, k);
+                if !self.zone_take(z1, p1, k, n) || !self.zone_add(z2, p2, k, n, s.span)? {
+                    return self.why(
+                        s.span,
+                        |x| {
+                            format!(
+                                "{} holds {have} {}, {n} needed",
+                                x.show(fv),
+                                x.g.kinds[k as usize].name
+                            )
+                        },
+                        None,
+                    );
+                }
+                self.note(s.span, |x| {
+                    format!(
+                        "move {n} {} from {} to {}",
+                        x.g.kinds[k as usize].name,
+                        x.show(fv),
+                        x.show(tv)
+                    )
+                });
+            }
+            StmtKind::Shuffle(zone) => {
+                let zv = self.eval(zone)?;
+                let Value::Zone(z, p) = zv else { return Err(bug(s.span)) };
+                if p == NONE8 || !self.g.zones[z as usize].ordered {
+                    return fail;
+                }
+                let i = self.g.sequence(z, p);
+                let mut rng = crate::rng::Rng::new(self.st.rng);
+                let seq = &mut self.st.seqs[i];
+                for j in (1..seq.len()).rev() {
+                    let r = rng.below(j + 1);
+                    seq.swap(j, r);
+                }
+                self.st.rng = rng.next_u64();
+                self.note(s.span, |x| format!("shuffle {}", x.show(zv)));
+            }
+            StmtKind::Block(binds, body) => {
+                for (slot, e) in binds {
+                    self.frame.slots[*slot as usize] = self.eval(e)?;
+                }
+                flow!(self.block(body)?);
+            }
+        }
+        Ok(Flow::Next)
+    }
+}
+
+pub(super) fn union(a: CellSet, b: CellSet) -> CellSet {
+    CellSet([a.0[0] | b.0[0], a.0[1] | b.0[1], a.0[2] | b.0[2], a.0[3] | b.0[3]])
+}
+
+pub(super) fn minus(a: CellSet, b: CellSet) -> CellSet {
+    CellSet([a.0[0] & !b.0[0], a.0[1] & !b.0[1], a.0[2] & !b.0[2], a.0[3] & !b.0[3]])
+}
+
+pub(super) fn next_cell(s: &CellSet, from: usize) -> Option<CellId> {
+    let mut w = from / 64;
+    if w >= 4 {
+        return None;
+    }
+    let mut bits = s.0[w] & (u64::MAX << (from % 64));
+    loop {
+        if bits != 0 {
+            return Some((w * 64 + bits.trailing_zeros() as usize) as CellId);
+        }
+        w += 1;
+        if w >= 4 {
+            return None;
+        }
+        bits = s.0[w];
+    }
+}
+
+#[cold]
+pub(super) fn runaway(span: Span) -> Box<RunError> {
+    Box::new(RunError {
+        message: format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"),
+        span,
+    })
+}
+
+#[cold]
+pub(super) fn bug(span: Span) -> Box<RunError> {
+    Box::new(RunError { message: "internal error: a value had an unexpected type".into(), span })
+}

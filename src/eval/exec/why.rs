@@ -1,0 +1,146 @@
+//! The explaining mode: the path of a run and why it failed.
+
+use super::{Choice, Exec, Flow, Res};
+use crate::board::CellId;
+use crate::ir::{BinOp, Expr, Quant, UnOp, Value};
+use crate::source::Span;
+
+/// What an explaining run records.
+#[derive(Debug, Default)]
+pub struct Explain {
+    /// The decision point the run paused at.
+    pub site: Option<u16>,
+    /// At the pause: every element of the `choose` domain (or every `either`
+    /// branch) and whether its `where` accepts it.
+    pub options: Vec<(Choice, bool)>,
+    /// Each decision and effect of the run, in order.
+    pub trace: Vec<Step>,
+    /// Why the run failed, if it did.
+    pub failure: Option<Why>,
+}
+
+/// One step of a turn: where, and what happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// The statement.
+    pub span: Span,
+    /// What it did, e.g. `place Stone of White at c3`.
+    pub text: String,
+}
+
+/// Why a run failed: the rule, a message, and the values that made it fail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Why {
+    /// The failing `require`, `where` or effect.
+    pub span: Span,
+    /// What went wrong.
+    pub message: String,
+    /// Sub-expressions with their values.
+    pub values: Vec<(Span, String)>,
+}
+
+impl Exec<'_, '_> {
+    /// Records a step of the path (only when explaining).
+    pub(super) fn note(&mut self, span: Span, text: impl FnOnce(&Self) -> String) {
+        if self.explain.is_some() {
+            let t = text(self);
+            if let Some(x) = self.explain.as_mut() {
+                x.trace.push(Step { span, text: t });
+            }
+        }
+    }
+
+    /// Fails this run, recording why when explaining.
+    pub(super) fn why(
+        &mut self,
+        span: Span,
+        message: impl FnOnce(&Self) -> String,
+        cond: Option<&Expr>,
+    ) -> Res<Flow> {
+        if self.explain.is_some() {
+            let message = message(self);
+            let mut values = Vec::new();
+            if let Some(c) = cond {
+                self.values_of(c, 0, &mut values)?;
+            }
+            if let Some(x) = self.explain.as_mut() {
+                x.failure = Some(Why { span, message, values });
+            }
+        }
+        Ok(Flow::Fail(span))
+    }
+
+    /// The values of the parts of a condition that decide it, for labels.
+    pub fn values_of(&mut self, e: &Expr, depth: usize, out: &mut Vec<(Span, String)>) -> Res<()> {
+        let label = |this: &mut Self, e: &Expr, out: &mut Vec<(Span, String)>| -> Res<()> {
+            let sp = e.span();
+            if sp != Span::default() && !out.iter().any(|(s, _)| *s == sp) {
+                let v = this.eval(e)?;
+                out.push((sp, format!("= {}", this.show(v))));
+            }
+            Ok(())
+        };
+        match e {
+            Expr::Binary(BinOp::And | BinOp::Or, a, b, _) if depth < 3 => {
+                self.values_of(a, depth + 1, out)?;
+                self.values_of(b, depth + 1, out)?;
+            }
+            Expr::Unary(UnOp::Not, a) if depth < 3 => self.values_of(a, depth + 1, out)?,
+            Expr::Binary(_, a, b, _) => {
+                label(self, a, out)?;
+                label(self, b, out)?;
+                if a.span() == Span::default() && b.span() == Span::default() {
+                    label(self, e, out)?;
+                }
+            }
+            Expr::Quant { quant, slot, domain, filter, body, span, .. }
+                if depth < 3 && matches!(quant, Quant::All | Quant::None | Quant::Any) =>
+            {
+                let v = self.eval(e)?;
+                let mut text = format!("= {}", self.show(v));
+                // For a failed `all` / `none`, name the first element to blame.
+                if matches!(
+                    (quant, v),
+                    (Quant::All, Value::Bool(false)) | (Quant::None, Value::Bool(false))
+                ) {
+                    let d = self.eval(domain)?;
+                    let mut i = 0;
+                    while let Some((x, n)) = self.next_elem(d, i) {
+                        i = n;
+                        self.frame.slots[*slot as usize] = x;
+                        if let Some(f) = filter {
+                            if !self.truth(f)? {
+                                continue;
+                            }
+                        }
+                        let t = match body {
+                            Some(b) => self.truth(b)?,
+                            None => true,
+                        };
+                        if t == (*quant == Quant::None) {
+                            text = format!("{text}, because of {}", self.show(x));
+                            break;
+                        }
+                    }
+                }
+                out.push((*span, text));
+            }
+            _ => label(self, e, out)?,
+        }
+        Ok(())
+    }
+
+    /// A value as notation.
+    pub(super) fn show(&self, v: Value) -> String {
+        crate::eval::notation::value_text(self.g, v)
+    }
+
+    pub(super) fn piece_text(&self, c: CellId) -> String {
+        match self.piece(c) {
+            Some((p, k)) => {
+                format!("{} of {}", self.g.kinds[k as usize].name, self.g.players[p as usize])
+            }
+            None => "nothing".into(),
+        }
+    }
+}

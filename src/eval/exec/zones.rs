@@ -1,0 +1,139 @@
+//! Zones (counted and ordered) and `compare`.
+
+use super::{bug, Exec, Res};
+use crate::eval::{Outcome, RunError};
+use crate::ir::{Expr, Key, Slot, Value};
+use crate::source::Span;
+
+impl Exec<'_, '_> {
+    /// `compare`: each player's keys, compared in order (lists element by
+    /// element, a missing element counting 0); the best player wins, a tie
+    /// of everybody is a draw, a tie of some is a shared win.
+    pub(super) fn compare(
+        &mut self,
+        slot: Slot,
+        domain: &Expr,
+        keys: &[Key],
+        share: bool,
+    ) -> Res<(Outcome, Option<u8>)> {
+        let d = self.eval(domain)?;
+        let mut scored: Vec<(u8, Vec<Vec<i64>>)> = Vec::new();
+        let mut i = 0;
+        while let Some((v, n)) = self.next_elem(d, i) {
+            i = n;
+            let Value::Player(p) = v else { return Err(bug(Span::default())) };
+            self.frame.slots[slot as usize] = v;
+            let mut ks = Vec::new();
+            for k in keys {
+                match k {
+                    Key::Value(e) => ks.push(vec![self.int(e)?]),
+                    Key::Descending { slot, domain, filter, body } => {
+                        let d = self.eval(domain)?;
+                        let mut vals = Vec::new();
+                        let mut j = 0;
+                        while let Some((v, n)) = self.next_elem(d, j) {
+                            j = n;
+                            self.frame.slots[*slot as usize] = v;
+                            if let Some(f) = filter {
+                                if !self.truth(f)? {
+                                    continue;
+                                }
+                            }
+                            vals.push(self.int(body)?);
+                        }
+                        vals.sort_unstable_by(|a, b| b.cmp(a));
+                        ks.push(vals);
+                    }
+                }
+            }
+            scored.push((p, ks));
+        }
+        let cmp = |a: &[Vec<i64>], b: &[Vec<i64>]| {
+            for (x, y) in a.iter().zip(b.iter()) {
+                for j in 0..x.len().max(y.len()) {
+                    let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
+                    if u != v {
+                        return u.cmp(&v);
+                    }
+                }
+            }
+            std::cmp::Ordering::Equal
+        };
+        let Some(best) = scored.iter().map(|s| &s.1).max_by(|a, b| cmp(a, b)).cloned() else {
+            return Ok((Outcome::Draw, None));
+        };
+        let top = |n: usize| -> Vec<u8> {
+            let best = &best[..n];
+            scored.iter().filter(|s| cmp(&s.1[..n], best).is_eq()).map(|s| s.0).collect()
+        };
+        let winners = top(keys.len());
+        // The first key after which the best players are already the final ones.
+        let decided_by = (winners.len() < scored.len())
+            .then(|| (1..=keys.len()).find(|&n| top(n) == winners).map(|n| (n - 1) as u8))
+            .flatten();
+        let outcome = match winners.as_slice() {
+            [w] => Outcome::Win(*w),
+            _ if winners.len() == scored.len() && !share => Outcome::Draw,
+            _ => Outcome::Shared(winners.iter().fold(0, |m, w| m | (1 << w))),
+        };
+        Ok((outcome, decided_by))
+    }
+
+    pub(super) fn zone_count(&self, z: u16, p: u8, k: u16) -> i64 {
+        if self.g.zones[z as usize].ordered {
+            self.st.seqs[self.g.sequence(z, p)].iter().filter(|&&x| x == k).count() as i64
+        } else {
+            i64::from(self.st.data[self.g.board.len() + self.g.counter(z, p, k)])
+        }
+    }
+
+    pub(super) fn zone_total(&self, z: u16, p: u8) -> i64 {
+        if self.g.zones[z as usize].ordered {
+            self.st.seqs[self.g.sequence(z, p)].len() as i64
+        } else {
+            (0..self.g.kinds.len() as u16).map(|k| self.zone_count(z, p, k)).sum()
+        }
+    }
+
+    /// Adds `n` pieces of kind `k` (at the end of an ordered zone).
+    pub(super) fn zone_add(&mut self, z: u16, p: u8, k: u16, n: i64, span: Span) -> Res<bool> {
+        if self.zone_total(z, p) + n > i64::from(u16::MAX) {
+            return Err(Box::new(RunError {
+                message: "a zone would hold more than 65535 pieces".into(),
+                span,
+            }));
+        }
+        if self.g.zones[z as usize].ordered {
+            let i = self.g.sequence(z, p);
+            self.st.seqs[i].extend(std::iter::repeat_n(k, n as usize));
+        } else {
+            let i = self.g.board.len() + self.g.counter(z, p, k);
+            self.st.data[i] += n as u16;
+        }
+        Ok(true)
+    }
+
+    /// Takes `n` pieces of kind `k` (the first ones of an ordered zone);
+    /// false if there are not enough.
+    pub(super) fn zone_take(&mut self, z: u16, p: u8, k: u16, n: i64) -> bool {
+        if self.zone_count(z, p, k) < n {
+            return false;
+        }
+        if self.g.zones[z as usize].ordered {
+            let i = self.g.sequence(z, p);
+            let mut left = n;
+            self.st.seqs[i].retain(|&x| {
+                if x == k && left > 0 {
+                    left -= 1;
+                    false
+                } else {
+                    true
+                }
+            });
+        } else {
+            let i = self.g.board.len() + self.g.counter(z, p, k);
+            self.st.data[i] -= n as u16;
+        }
+        true
+    }
+}

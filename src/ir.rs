@@ -254,6 +254,88 @@ pub enum Expr {
     LineQuant(Box<LineQuant>, Span),
 }
 
+/// A cell predicate in a form that can be computed for the whole board at
+/// once, as a set: `owner(c) == p`, `kind(c) == k`, `empty(c)`, and their
+/// `and` / `or` / `not`.
+#[derive(Debug, Clone)]
+pub enum CellPred {
+    /// `owner(c) == E` (`E` does not depend on `c`).
+    OwnerIs(Expr),
+    /// `kind(c) == E` (`E` does not depend on `c`).
+    KindIs(Expr),
+    /// `empty(c)`
+    Empty,
+    /// `occupied(c)`
+    Occupied,
+    /// `a and b`
+    And(Box<CellPred>, Box<CellPred>),
+    /// `a or b`
+    Or(Box<CellPred>, Box<CellPred>),
+    /// `not a`
+    Not(Box<CellPred>),
+    /// A constant.
+    Const(bool),
+}
+
+impl CellPred {
+    /// The set form of `e` as a predicate of the cell in `var`, if it has one.
+    pub fn of(e: &Expr, var: Slot) -> Option<CellPred> {
+        fn is_var(e: &Expr, vars: &[Slot]) -> bool {
+            matches!(e, Expr::Local(s, _) if vars.contains(s))
+        }
+        fn free_of(e: &Expr, vars: &[Slot]) -> bool {
+            // Reads nothing but globals: no local at all.
+            vars.iter().all(|v| !e.reads_slot(*v)) && e.reads_only(Slot::MAX)
+        }
+        fn go(e: &Expr, vars: &mut Vec<Slot>) -> Option<CellPred> {
+            Some(match e {
+                Expr::Const(Value::Bool(b)) => CellPred::Const(*b),
+                Expr::Unary(UnOp::Not, a) => CellPred::Not(Box::new(go(a, vars)?)),
+                Expr::Binary(BinOp::And, a, b, _) => {
+                    CellPred::And(Box::new(go(a, vars)?), Box::new(go(b, vars)?))
+                }
+                Expr::Binary(BinOp::Or, a, b, _) => {
+                    CellPred::Or(Box::new(go(a, vars)?), Box::new(go(b, vars)?))
+                }
+                Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => {
+                    let (f, x) = match (a.as_ref(), b.as_ref()) {
+                        (Expr::Builtin(f, args, _), x) | (x, Expr::Builtin(f, args, _))
+                            if args.len() == 1 && is_var(&args[0], vars) && free_of(x, vars) =>
+                        {
+                            (*f, x.clone())
+                        }
+                        _ => return None,
+                    };
+                    let p = match f {
+                        Builtin::Owner => CellPred::OwnerIs(x),
+                        Builtin::KindOf => CellPred::KindIs(x),
+                        _ => return None,
+                    };
+                    if *op == BinOp::Ne {
+                        CellPred::Not(Box::new(p))
+                    } else {
+                        p
+                    }
+                }
+                Expr::Builtin(Builtin::Empty, args, _) if is_var(&args[0], vars) => CellPred::Empty,
+                Expr::Builtin(Builtin::Occupied, args, _) if is_var(&args[0], vars) => {
+                    CellPred::Occupied
+                }
+                // A def applied to the cell: its parameter is the cell too.
+                Expr::Inline(binds, body, _) if binds.iter().all(|(_, e)| is_var(e, vars)) => {
+                    let n = vars.len();
+                    vars.extend(binds.iter().map(|(s, _)| *s));
+                    let r = go(body, vars);
+                    vars.truncate(n);
+                    r?
+                }
+                _ => return None,
+            })
+        }
+        go(e, &mut vec![var])
+    }
+}
+
 /// `any l in lines(k): all c in l: P(c)` and the other combinations of
 /// `any`/`all`/`none`, with `P` about the cell alone: answered with bit
 /// sets, asking `P` at most once per cell.
@@ -333,6 +415,27 @@ impl Expr {
         match found {
             Some(lq) => Expr::LineQuant(Box::new(lq), span),
             None => rebuild(domain, body),
+        }
+    }
+
+    /// Whether this expression reads the local `slot` anywhere.
+    pub fn reads_slot(&self, slot: Slot) -> bool {
+        match self {
+            Expr::Local(s, _) => *s == slot,
+            Expr::Const(_) | Expr::Me | Expr::Lines(..) => false,
+            Expr::Unary(_, a) | Expr::Prop(_, a, _) => a.reads_slot(slot),
+            Expr::Binary(_, a, b, _) => a.reads_slot(slot) || b.reads_slot(slot),
+            Expr::Builtin(_, args, _) => args.iter().any(|a| a.reads_slot(slot)),
+            Expr::Zone(_, p) => p.as_deref().is_some_and(|p| p.reads_slot(slot)),
+            Expr::Inline(binds, body, _) => {
+                binds.iter().any(|(_, e)| e.reads_slot(slot)) || body.reads_slot(slot)
+            }
+            Expr::Quant { domain, filter, body, .. } => {
+                domain.reads_slot(slot)
+                    || filter.as_deref().is_some_and(|f| f.reads_slot(slot))
+                    || body.as_deref().is_some_and(|b| b.reads_slot(slot))
+            }
+            Expr::LineQuant(lq, _) => lq.body.reads_slot(slot),
         }
     }
 
@@ -552,6 +655,8 @@ pub struct Game {
     pub sequences: usize,
     /// Number of cached cell predicates (see `Expr::Quant::pred`).
     pub preds: usize,
+    /// For each cached predicate: its whole-board set form, if it has one.
+    pub pred_sets: Vec<Option<CellPred>>,
     /// `def score(p)`, if the game has one: its parameter slot and body.
     pub score: Option<(Slot, Expr)>,
     /// The owner and kind of each board code (`1 + owner * kinds + kind`).

@@ -148,8 +148,9 @@ impl<'a> Checker<'a> {
                     && matches!(quant, Quant::Any | Quant::All | Quant::None)
                     && body_ir.as_deref().is_some_and(|b| b.reads_only(slot)))
                 .then(|| {
-                    self.preds += 1;
-                    (self.preds - 1) as u16
+                    let set = body_ir.as_deref().and_then(|b| crate::ir::CellPred::of(b, slot));
+                    self.pred_sets.push(set);
+                    (self.pred_sets.len() - 1) as u16
                 });
                 let q = Expr::Quant {
                     quant: *quant,

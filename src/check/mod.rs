@@ -58,7 +58,7 @@ struct Checker<'a> {
     expanding: Vec<String>,
     sites: Vec<ir::Site>,
     in_turn: bool,
-    preds: usize,
+    pred_sets: Vec<Option<ir::CellPred>>,
 }
 
 impl<'a> Checker<'a> {
@@ -486,7 +486,8 @@ impl<'a> Checker<'a> {
         }
         Ok(ir::Game {
             piece_codes,
-            preds: self.preds,
+            preds: self.pred_sets.len(),
+            pred_sets: std::mem::take(&mut self.pred_sets),
             source: source.clone(),
             name: name.unwrap_or_else(|| source.name.clone()),
             players: std::mem::take(&mut self.players),

@@ -5,7 +5,9 @@
 use super::{bug, minus, next_cell, union, Exec, PredCache, Res};
 use crate::board::{CellId, CellSet, NO_CELL};
 use crate::eval::RunError;
-use crate::ir::{BinOp, Builtin, Expr, LineQuant, Quant, Slot, UnOp, Value, NONE16, NONE8};
+use crate::ir::{
+    BinOp, Builtin, CellPred, Expr, LineQuant, Quant, Slot, UnOp, Value, NONE16, NONE8,
+};
 use crate::source::Span;
 
 impl Exec<'_, '_> {
@@ -104,6 +106,59 @@ impl Exec<'_, '_> {
         }
     }
 
+    /// Starts predicate `p`'s answers afresh for this position: the whole
+    /// board at once if the predicate has a set form, else cell by cell later.
+    fn refresh_pred(&mut self, p: usize) -> Res<()> {
+        let epoch = self.frame.epoch;
+        let g = self.g;
+        self.frame.preds[p] = match &g.pred_sets[p] {
+            Some(cp) => {
+                let yes = self.pred_set(cp)?;
+                PredCache { epoch, known: g.board.all(), yes }
+            }
+            None => PredCache { epoch, ..PredCache::default() },
+        };
+        Ok(())
+    }
+
+    /// The cells of the board that satisfy a set-form predicate.
+    fn pred_set(&mut self, cp: &CellPred) -> Res<CellSet> {
+        let g = self.g;
+        let all = g.board.all();
+        let scan = |this: &Self, f: &dyn Fn(u16) -> bool| {
+            let mut s = CellSet::EMPTY;
+            for c in 0..g.board.len() as CellId {
+                if f(this.st.data[c as usize]) {
+                    s.insert(c);
+                }
+            }
+            s
+        };
+        Ok(match cp {
+            CellPred::Const(true) => all,
+            CellPred::Const(false) => CellSet::EMPTY,
+            CellPred::Empty => scan(self, &|v| v == 0),
+            CellPred::Occupied => scan(self, &|v| v != 0),
+            CellPred::OwnerIs(x) => match self.small(x)? {
+                Value::Player(NONE8) => scan(self, &|v| v == 0),
+                Value::Player(p) => scan(self, &|v| v != 0 && g.piece_codes[v as usize].0 == p),
+                _ => return Err(bug(Span::default())),
+            },
+            CellPred::KindIs(x) => match self.small(x)? {
+                Value::Kind(NONE16) => scan(self, &|v| v == 0),
+                Value::Kind(k) => scan(self, &|v| v != 0 && g.piece_codes[v as usize].1 == k),
+                _ => return Err(bug(Span::default())),
+            },
+            CellPred::And(a, b) => {
+                let x = self.pred_set(a)?;
+                let y = self.pred_set(b)?;
+                minus(x, minus(x, y))
+            }
+            CellPred::Or(a, b) => union(self.pred_set(a)?, self.pred_set(b)?),
+            CellPred::Not(a) => minus(all, self.pred_set(a)?),
+        })
+    }
+
     /// `Q l in lines(k): Q' c in l: P(c)` with bit sets: `P` is asked once
     /// per cell of the lines looked at, while the position is unchanged.
     pub(super) fn line_quant(&mut self, lq: &LineQuant) -> Res<bool> {
@@ -111,7 +166,7 @@ impl Exec<'_, '_> {
         let epoch = self.frame.epoch;
         let p = lq.pred as usize;
         if self.frame.preds[p].epoch != epoch {
-            self.frame.preds[p] = PredCache { epoch, ..PredCache::default() };
+            self.refresh_pred(p)?;
         }
         for l in lq.lines.0..lq.lines.1 {
             let set = g.board.lines[l as usize].set;
@@ -154,10 +209,8 @@ impl Exec<'_, '_> {
         let g = self.g;
         let d = self.eval(domain)?;
         if let Some(p) = pred {
-            let epoch = self.frame.epoch;
-            let cache = &mut self.frame.preds[p as usize];
-            if cache.epoch != epoch {
-                *cache = PredCache { epoch, ..PredCache::default() };
+            if self.frame.preds[p as usize].epoch != self.frame.epoch {
+                self.refresh_pred(p as usize)?;
             }
             // A set of cells: ask the predicate for the cells not known yet,
             // then answer with set operations.

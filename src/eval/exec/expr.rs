@@ -107,7 +107,8 @@ impl Exec<'_, '_> {
     }
 
     /// Starts predicate `p`'s answers afresh for this position: the whole
-    /// board at once if the predicate has a set form, else cell by cell later.
+    /// board at once if the predicate has a set form (worth it when many
+    /// lines will ask), else cell by cell later.
     fn refresh_pred(&mut self, p: usize) -> Res<()> {
         let epoch = self.frame.epoch;
         let g = self.g;
@@ -209,8 +210,10 @@ impl Exec<'_, '_> {
         let g = self.g;
         let d = self.eval(domain)?;
         if let Some(p) = pred {
-            if self.frame.preds[p as usize].epoch != self.frame.epoch {
-                self.refresh_pred(p as usize)?;
+            // Cell by cell here: the sets asked about are usually small.
+            let epoch = self.frame.epoch;
+            if self.frame.preds[p as usize].epoch != epoch {
+                self.frame.preds[p as usize] = PredCache { epoch, ..PredCache::default() };
             }
             // A set of cells: ask the predicate for the cells not known yet,
             // then answer with set operations.

@@ -46,8 +46,8 @@ struct Cli {
 
 #[derive(clap::Args)]
 struct From {
-    /// Moves to play from the start first, in notation, separated by `,` or `;`
-    /// (e.g. `--after "K c3, K d4"`); a single move may also use spaces.
+    /// Moves to play first, in notation: `--after "c3 a1 b4"`, or separated
+    /// by commas when that reads better (`--after "K c3, K d4"`).
     #[arg(long, value_name = "MOVES")]
     after: Option<String>,
     /// Start from a position file instead of the initial position.
@@ -192,10 +192,6 @@ fn run_err(g: &Game, e: tabula::RunError) -> miette::Report {
     miette::Report::new(e.to_problem(g))
 }
 
-fn split_moves(text: &str) -> Vec<&str> {
-    text.split([',', ';']).map(str::trim).filter(|m| !m.is_empty()).collect()
-}
-
 fn start(g: &Game, from: &From) -> Result<State> {
     start_seeded(g, from, 0)
 }
@@ -210,11 +206,7 @@ fn start_seeded(g: &Game, from: &From, seed: u64) -> Result<State> {
         None => State::initial_seeded(g, seed).map_err(|e| run_err(g, e))?,
     };
     if let Some(after) = &from.after {
-        for (i, m) in split_moves(after).into_iter().enumerate() {
-            let mv =
-                s.parse_move(g, m).map_err(|e| miette!("--after, move {} (`{m}`): {e}", i + 1))?;
-            s = s.play(g, &mv).map_err(|e| miette!("--after, move {}: {e}", i + 1))?;
-        }
+        s = tabula::eval::play_sequence(g, &s, after).map_err(|e| miette!("--after, {e}"))?;
     }
     Ok(s)
 }

@@ -26,8 +26,8 @@ mod render;
 
 pub use exec::{Step, Why};
 pub use explain::{explain, Attempt, Verdict};
-pub use notation::value_text;
 pub use notation::MoveError;
+pub use notation::{play_sequence, value_text, SequenceError};
 pub use playout::{playout, Playout};
 pub use render::{player_tags, render, render_for};
 

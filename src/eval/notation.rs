@@ -162,3 +162,75 @@ pub fn parse(g: &Game, s: &State, input: &str) -> Result<Move, MoveError> {
         Err(MoveError::Incomplete { text, next })
     }
 }
+
+/// A move of a sequence that could not be read or played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SequenceError {
+    /// Which move (from 1).
+    pub index: usize,
+    /// What was read for it.
+    pub text: String,
+    /// Why it failed.
+    pub error: MoveError,
+}
+
+impl fmt::Display for SequenceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} (`{}`): {}", self.index, self.text, self.error)
+    }
+}
+
+/// Reads and plays a sequence of moves from `s`. Moves are separated by
+/// commas or semicolons (`K c3, K d4`); without any, the tokens are split
+/// into moves by the legal moves of each position, each move as long as a
+/// legal move allows (`c3 a1 b4`, `K c3 K d4`). Returns the final position.
+pub fn play_sequence(g: &Game, s: &State, text: &str) -> Result<State, SequenceError> {
+    let mut s = s.clone();
+    if text.contains([',', ';']) {
+        for (i, m) in text.split([',', ';']).map(str::trim).filter(|m| !m.is_empty()).enumerate() {
+            let fail = |error| SequenceError { index: i + 1, text: m.to_string(), error };
+            let mv = parse(g, &s, m).map_err(fail)?;
+            s = s.play(g, &mv).map_err(fail)?;
+        }
+        return Ok(s);
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut pos = 0;
+    let mut index = 0;
+    while pos < words.len() {
+        index += 1;
+        let legal = s.legal_moves(g).map_err(|e| SequenceError {
+            index,
+            text: words[pos].to_string(),
+            error: MoveError::Rule(e),
+        })?;
+        // The longest run of tokens that is a whole legal move.
+        let mut best: Option<(usize, &Move)> = None;
+        for m in &legal {
+            let t = tokens(g, m);
+            let n = t.len();
+            if n <= words.len() - pos
+                && t.iter().zip(&words[pos..pos + n]).all(|(a, b)| a.eq_ignore_ascii_case(b))
+                && best.is_none_or(|(k, _)| n > k)
+            {
+                best = Some((n, m));
+            }
+        }
+        let Some((n, mv)) = best else {
+            // Explain with the rest of the line read as one move.
+            let rest = words[pos..].join(" ");
+            let error = match parse(g, &s, &rest) {
+                Err(e) => e,
+                Ok(_) => MoveError::Illegal { text: rest.clone(), legal: legal.len() },
+            };
+            return Err(SequenceError { index, text: rest, error });
+        };
+        s.play_unchecked(g, mv).map_err(|e| SequenceError {
+            index,
+            text: words[pos..pos + n].join(" "),
+            error: MoveError::Rule(e),
+        })?;
+        pos += n;
+    }
+    Ok(s)
+}

@@ -175,3 +175,13 @@ fn card_game_playout_statistics() {
         assert!(s.contains(key), "missing `{key}` in\n{s}");
     }
 }
+
+#[test]
+fn after_reads_moves_with_or_without_commas() {
+    let a = out(&tabula(&["show", "games/boop.game", "--after", "K c3 K d4 K f6"], ""));
+    let b = out(&tabula(&["show", "games/boop.game", "--after", "K c3, K d4, K f6"], ""));
+    assert_eq!(a, b);
+    assert!(a.contains("to move: Gray"), "{a}");
+    let o = tabula(&["moves", "games/bug.game", "--after", "c3 a1 b4"], "");
+    assert!(o.status.success(), "{}", err(&o));
+}

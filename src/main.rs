@@ -272,7 +272,12 @@ fn run(cli: Cli) -> Result<()> {
             let s = start(&g, &from)?;
             let v = tabula::eval::explain(&g, &s, &mv).map_err(|e| run_err(&g, e))?;
             if json {
-                let repr = ExplanationRepr::new(&g, &mv, &v);
+                let view = if g.has_hidden_information() {
+                    Viewer::Player(s.current())
+                } else {
+                    Viewer::All
+                };
+                let repr = ExplanationRepr::new(&g, &mv, &v, view);
                 say!("{}", serde_json::to_string_pretty(&repr).into_diagnostic()?);
             } else {
                 say_part!("{}", explanation_text(&g, &s, &mv, &v));
@@ -428,10 +433,10 @@ fn explanation_text(g: &Game, s: &State, input: &str, v: &tabula::eval::Verdict)
             out
         }
         Verdict::Legal { after, .. } => {
-            let repr = ExplanationRepr::new(g, input, v);
+            let repr = ExplanationRepr::new(g, input, v, view);
             format!("{}\nAfter it:\n{}", repr.to_text(), render_for(g, after, view))
         }
-        Verdict::Incomplete { .. } => ExplanationRepr::new(g, input, v).to_text(),
+        Verdict::Incomplete { .. } => ExplanationRepr::new(g, input, v, view).to_text(),
     }
 }
 

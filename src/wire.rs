@@ -503,7 +503,7 @@ pub struct ExplanationRepr {
     pub verdict: String,
     /// For a legal move: the path through the turn.
     pub steps: Vec<StepRepr>,
-    /// For a legal move: the position after it (position text).
+    /// For a legal move: the position after it, as the mover may see it.
     pub position: Option<String>,
     /// For an incomplete move: what may follow.
     pub next: Vec<String>,
@@ -545,8 +545,9 @@ fn line_col(g: &Game, at: u32) -> (usize, usize) {
 }
 
 impl ExplanationRepr {
-    /// The representation of an explanation.
-    pub fn new(g: &Game, input: &str, v: &crate::eval::Verdict) -> ExplanationRepr {
+    /// The representation of an explanation; the position after a legal
+    /// move is drawn as `viewer` may see it.
+    pub fn new(g: &Game, input: &str, v: &crate::eval::Verdict, viewer: Viewer) -> ExplanationRepr {
         use crate::eval::Verdict;
         let step = |s: &crate::eval::Step| StepRepr {
             line: line_col(g, s.span.start).0,
@@ -564,7 +565,7 @@ impl ExplanationRepr {
             Verdict::Legal { steps, after, .. } => {
                 r.verdict = "legal".into();
                 r.steps = steps.iter().map(step).collect();
-                r.position = Some(after.to_text(g));
+                r.position = Some(crate::eval::render_for(g, after, viewer));
             }
             Verdict::Incomplete { next } => {
                 r.verdict = "incomplete".into();

@@ -272,3 +272,18 @@ fn five_player_playthrough() {
     let g = game(5);
     insta::assert_snapshot!(crate::games::playthrough(&g, 1, 300));
 }
+
+#[test]
+fn explaining_a_move_does_not_reveal_the_card_drawn_next() {
+    let g = game(2);
+    // Ben's next draw is a ladybug; nobody holds or shows one.
+    let s = position(
+        &g,
+        "turn Ann\nhand Ann ant 2\nhand Ann bee 2\nhand Ben slug 3\ndraw_pile ladybug bee",
+    );
+    let v = tabula::eval::explain(&g, &s, "collect ant").unwrap();
+    let repr = tabula::wire::ExplanationRepr::new(&g, "collect ant", &v, Viewer::Player(0));
+    let json = serde_json::to_string(&repr).unwrap();
+    assert_eq!(repr.verdict, "legal");
+    assert!(!json.to_lowercase().contains("ladybug"), "{json}");
+}

@@ -14,7 +14,7 @@ fn why(g: &Game, s: &State, input: &str) -> String {
             let problems: Vec<_> = attempts.iter().map(|a| a.to_problem(g, input)).collect();
             render_problems(&problems)
         }
-        v => ExplanationRepr::new(g, input, &v).to_text(),
+        v => ExplanationRepr::new(g, input, &v, tabula::wire::Viewer::All).to_text(),
     }
 }
 

@@ -434,7 +434,7 @@ impl<'g, 's> Exec<'g, 's> {
                 self.note(s.span, |x| {
                     let verb = if add { "add" } else { "take" };
                     let dir = if add { "to" } else { "from" };
-                    format!("{verb} {n} {} {dir} {}", x.g.kinds[k as usize].name, x.show(zv))
+                    format!("{verb} {n} {} {dir} {}", x.kind_seen(k, &[z]), x.show(zv))
                 });
             }
             StmtKind::Transfer { count, kind, from, to } => {
@@ -471,7 +471,7 @@ impl<'g, 's> Exec<'g, 's> {
                 self.note(s.span, |x| {
                     format!(
                         "move {n} {} from {} to {}",
-                        x.g.kinds[k as usize].name,
+                        x.kind_seen(k, &[z1, z2]),
                         x.show(fv),
                         x.show(tv)
                     )

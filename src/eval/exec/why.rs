@@ -2,7 +2,7 @@
 
 use super::{Choice, Exec, Flow, Res};
 use crate::board::CellId;
-use crate::ir::{BinOp, Expr, Quant, UnOp, Value};
+use crate::ir::{BinOp, Expr, Quant, UnOp, Value, Visibility};
 use crate::source::Span;
 
 /// What an explaining run records.
@@ -128,6 +128,19 @@ impl Exec<'_, '_> {
             _ => label(self, e, out)?,
         }
         Ok(())
+    }
+
+    /// A kind's name in a step that moves it between `zones`, or "piece"
+    /// when none of them is public: an explanation must not reveal hidden
+    /// cards (a draw into a hand, the top of a face-down deck).
+    pub(super) fn kind_seen(&self, k: u16, zones: &[u16]) -> String {
+        let public =
+            zones.iter().any(|&z| self.g.zones[z as usize].visibility == Visibility::Public);
+        if public {
+            self.g.kinds[k as usize].name.clone()
+        } else {
+            "piece".into()
+        }
     }
 
     /// A value as notation.

@@ -105,6 +105,13 @@ pub fn text(g: &Game, s: &State) -> String {
     s.to_text(g)
 }
 
+/// Asserts two move lists hold the same moves, in any order.
+pub fn same_moves(mut ours: Vec<String>, mut theirs: Vec<String>, context: &str) {
+    ours.sort();
+    theirs.sort();
+    assert_eq!(ours, theirs, "{context}");
+}
+
 /// Every `*.game` file in `dir`, sorted.
 pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)

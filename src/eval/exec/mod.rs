@@ -419,22 +419,12 @@ impl<'g, 's> Exec<'g, 's> {
                 };
                 if !ok {
                     let have = self.zone_count(z, p, k);
-                    return self.why(
-                        s.span,
-                        |x| {
-                            format!(
-                                "{} holds {have} {}, {n} needed",
-                                x.show(zv),
-                                x.g.kinds[k as usize].name
-                            )
-                        },
-                        None,
-                    );
+                    return self.too_few(s.span, zv, have, k, n);
                 }
                 self.note(s.span, |x| {
                     let verb = if add { "add" } else { "take" };
                     let dir = if add { "to" } else { "from" };
-                    format!("{verb} {n} {} {dir} {}", x.kind_seen(k, &[z]), x.show(zv))
+                    format!("{verb} {n} {} {dir} {}", x.kind_seen(k, &[(z, p)]), x.show(zv))
                 });
             }
             StmtKind::Transfer { count, kind, from, to } => {
@@ -456,22 +446,12 @@ impl<'g, 's> Exec<'g, 's> {
                 }
                 let have = self.zone_count(z1, p1, k);
                 if !self.zone_take(z1, p1, k, n) || !self.zone_add(z2, p2, k, n, s.span)? {
-                    return self.why(
-                        s.span,
-                        |x| {
-                            format!(
-                                "{} holds {have} {}, {n} needed",
-                                x.show(fv),
-                                x.g.kinds[k as usize].name
-                            )
-                        },
-                        None,
-                    );
+                    return self.too_few(s.span, fv, have, k, n);
                 }
                 self.note(s.span, |x| {
                     format!(
                         "move {n} {} from {} to {}",
-                        x.kind_seen(k, &[z1, z2]),
+                        x.kind_seen(k, &[(z1, p1), (z2, p2)]),
                         x.show(fv),
                         x.show(tv)
                     )

@@ -130,13 +130,36 @@ impl Exec<'_, '_> {
         Ok(())
     }
 
-    /// A kind's name in a step that moves it between `zones`, or "piece"
-    /// when none of them is public: an explanation must not reveal hidden
-    /// cards (a draw into a hand, the top of a face-down deck).
-    pub(super) fn kind_seen(&self, k: u16, zones: &[u16]) -> String {
-        let public =
-            zones.iter().any(|&z| self.g.zones[z as usize].visibility == Visibility::Public);
-        if public {
+    /// Fails a run because `zone` holds fewer than `n` pieces of kind `k`.
+    pub(super) fn too_few(
+        &mut self,
+        span: Span,
+        zone: Value,
+        have: i64,
+        k: u16,
+        n: i64,
+    ) -> Res<Flow> {
+        let Value::Zone(z, p) = zone else { return Ok(Flow::Fail(span)) };
+        self.why(
+            span,
+            |x| format!("{} holds {have} {}, {n} needed", x.show(zone), x.kind_seen(k, &[(z, p)])),
+            None,
+        )
+    }
+
+    /// A kind's name in a step about `zones` (zone, owner), or "piece" when
+    /// the player to move may see none of them: an explanation must not
+    /// reveal hidden cards (a draw into another hand, a face-down deck).
+    pub(super) fn kind_seen(&self, k: u16, zones: &[(u16, u8)]) -> String {
+        let seen = zones.iter().any(|&(z, p)| {
+            let zone = &self.g.zones[z as usize];
+            match zone.visibility {
+                Visibility::Public => true,
+                Visibility::Owner => zone.per_player && p == self.st.current,
+                Visibility::Hidden => false,
+            }
+        });
+        if seen {
             self.g.kinds[k as usize].name.clone()
         } else {
             "piece".into()

@@ -247,6 +247,10 @@ impl<'a> Checker<'a> {
                     if let Some(d) = b.dir_names.iter().position(|d| *d == n) {
                         return (Expr::Const(Value::Dir(d as u8)), Ty::Dir);
                     }
+                    // A cell's name, e.g. `e1`, is that cell.
+                    if let Some(c) = b.names.iter().position(|c| c == n) {
+                        return (Expr::Const(Value::Cell(c as u16)), Ty::Cell);
+                    }
                 }
                 self.unknown(n, span);
                 return ERR;

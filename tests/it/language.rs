@@ -201,3 +201,24 @@ fn line_checks_get_their_fast_form() {
         assert!(g.pred_sets.iter().any(Option::is_some), "{name}");
     }
 }
+
+#[test]
+fn counting_members_of_a_set_or_line() {
+    // `count x in S where contains(T, x)`, with T a set or a line.
+    let g = g(
+        "square 4 by 1",
+        "turn {\n\
+           choose l in lines(3)\n\
+           require (count x in cells where contains(l, x)) == 3\n\
+           require (count x in neighbours(b1) where contains(collect y in l: y, x)) >= 1\n\
+           pass\n\
+         }",
+    );
+    assert_eq!(moves(&g, &start(&g)), ["a1-c1", "b1-d1"]);
+}
+
+#[test]
+fn cell_names_are_values() {
+    let g = g("square 3 by 3 with 8 neighbours", "setup { place Stone at b2 }\nturn { choose c in neighbours(b2) where empty(step(c, n))  place Stone at c }");
+    assert_eq!(moves(&g, &start(&g)), ["a1", "c1", "a2", "c2"]);
+}

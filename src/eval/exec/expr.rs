@@ -478,6 +478,28 @@ impl Exec<'_, '_> {
             }
             Expr::Quant { quant, slot, domain, filter, body, .. } => {
                 let d = self.eval(domain)?;
+                // `count x in S where contains(T, x)` is the size of S ∩ T.
+                if let (Quant::Count, None, Some(Expr::Builtin(Builtin::Contains, args, _))) =
+                    (quant, body, filter.as_deref())
+                {
+                    if matches!(&args[1], Expr::Local(s, _) if s == slot)
+                        && !args[0].reads_slot(*slot)
+                    {
+                        let s = match d {
+                            Value::Cells(s) => Some(s),
+                            Value::Line(l) => Some(self.g.board.lines[l as usize].set),
+                            _ => None,
+                        };
+                        let t = match self.eval(&args[0])? {
+                            Value::Cells(t) => Some(t),
+                            Value::Line(l) => Some(self.g.board.lines[l as usize].set),
+                            _ => None,
+                        };
+                        if let (Some(s), Some(t)) = (s, t) {
+                            return Ok(Value::Int(minus(s, minus(s, t)).len() as i64));
+                        }
+                    }
+                }
                 let mut i = 0;
                 let mut acc: i64 = 0;
                 let mut set = CellSet::EMPTY;

@@ -85,3 +85,20 @@ fn hex_never_ends_in_a_draw() {
         assert!(matches!(p.outcome, Some(tabula::Outcome::Win(_))), "{:?}", p.outcome);
     }
 }
+
+#[test]
+fn breakthrough_moves_captures_and_wins() {
+    let g = game("breakthrough.game");
+    // Straight ahead only onto an empty cell; diagonally also onto an enemy.
+    let s = position(&g, "turn White\nWhite Pawn d4\nBlack Pawn d5 e5 c7");
+    assert_eq!(moves(&g, &s), ["d4 c5", "d4 e5"]);
+    let t = play(&g, &s, "d4 e5");
+    assert_eq!(at(&g, &t, "e5"), "White Pawn");
+    assert_eq!(at(&g, &t, "d4"), "-");
+    // Reaching the far rank wins.
+    let s = position(&g, "turn White\nWhite Pawn a7\nBlack Pawn h8");
+    assert_eq!(outcome(&g, &play(&g, &s, "a7 a8")), "White wins");
+    // No pawns left: no move, and that player loses.
+    let s = position(&g, "turn Black\nWhite Pawn a2");
+    assert_eq!(outcome(&g, &s), "White wins");
+}

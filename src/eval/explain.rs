@@ -10,7 +10,7 @@
 //! with the rule (span) that rejected it.
 
 use super::exec::{Exec, Explain, Flow, Frame, Step, Why};
-use super::notation::choice_text;
+use super::notation::{choice_matches, choice_text};
 use super::{Choice, Move, RunError, State};
 use crate::ir::Game;
 
@@ -172,14 +172,10 @@ fn go(
             }
             let mut matched = false;
             for (c, _) in &x.options {
-                let t = choice_text(g, c.site, c.value).to_ascii_lowercase();
-                let words: Vec<&str> = t.split_whitespace().collect();
-                let fits = words.len() <= tokens.len() - used
-                    && words.iter().zip(&tokens[used..]).all(|(a, b)| a.eq_ignore_ascii_case(b));
-                if fits {
+                if let Some(n) = choice_matches(g, c.site, c.value, &tokens[used..]) {
                     matched = true;
                     prefix.push(*c);
-                    go(g, s, tokens, prefix, used + words.len(), found)?;
+                    go(g, s, tokens, prefix, used + n, found)?;
                     prefix.pop();
                 }
             }

@@ -131,6 +131,41 @@ pub fn text(g: &Game, mv: &Move) -> String {
     tokens(g, mv).join(" ")
 }
 
+/// Whether `typed` starts with one choice's notation; how many words it
+/// takes. Case is ignored, and the cells of a set of cells (a tile
+/// placement) may be typed in any order.
+pub(crate) fn choice_matches(g: &Game, site: u16, v: Value, typed: &[String]) -> Option<usize> {
+    let text = choice_text(g, site, v).to_ascii_lowercase();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let n = words.len();
+    if typed.len() < n {
+        return None;
+    }
+    let got: Vec<String> = typed[..n].iter().map(|t| t.to_ascii_lowercase()).collect();
+    let mut got: Vec<&str> = got.iter().map(String::as_str).collect();
+    let mut want = words;
+    if matches!(v, Value::Cells(_)) {
+        // A label (if any) first, then the cell names in any order.
+        let skip = usize::from(g.sites[site as usize].label.is_some()).min(n);
+        want[skip..].sort_unstable();
+        got[skip..].sort_unstable();
+    }
+    (want == got).then_some(n)
+}
+
+/// How many of `typed` the move's notation takes, if `typed` starts with it.
+fn leading_match(g: &Game, mv: &Move, typed: &[String]) -> Option<usize> {
+    if mv.choices.is_empty() {
+        // A forced pass.
+        return typed.first().is_some_and(|t| t.eq_ignore_ascii_case("pass")).then_some(1);
+    }
+    let mut pos = 0;
+    for c in &mv.choices {
+        pos += choice_matches(g, c.site, c.value, &typed[pos..])?;
+    }
+    Some(pos)
+}
+
 /// Reads a move typed in notation.
 pub fn parse(g: &Game, s: &State, input: &str) -> Result<Move, MoveError> {
     let typed: Vec<String> = input.split_whitespace().map(|t| t.to_ascii_lowercase()).collect();
@@ -143,11 +178,13 @@ pub fn parse(g: &Game, s: &State, input: &str) -> Result<Move, MoveError> {
     }
     let mut next: Vec<String> = Vec::new();
     for m in &legal {
-        let t = tokens(g, m);
-        let lower: Vec<String> = t.iter().map(|x| x.to_ascii_lowercase()).collect();
-        if lower == typed {
+        if leading_match(g, m, &typed) == Some(typed.len()) {
             return Ok(m.clone());
         }
+    }
+    for m in &legal {
+        let t = tokens(g, m);
+        let lower: Vec<String> = t.iter().map(|x| x.to_ascii_lowercase()).collect();
         if lower.len() > typed.len() && lower[..typed.len()] == typed[..] {
             let n = &t[typed.len()];
             if !next.contains(n) {
@@ -205,15 +242,13 @@ pub fn play_sequence(g: &Game, s: &State, text: &str) -> Result<State, SequenceE
             error: MoveError::Rule(e),
         })?;
         // The longest run of tokens that is a whole legal move.
+        let rest: Vec<String> = words[pos..].iter().map(|w| w.to_ascii_lowercase()).collect();
         let mut best: Option<(usize, &Move)> = None;
         for m in &legal {
-            let t = tokens(g, m);
-            let n = t.len();
-            if n <= words.len() - pos
-                && t.iter().zip(&words[pos..pos + n]).all(|(a, b)| a.eq_ignore_ascii_case(b))
-                && best.is_none_or(|(k, _)| n > k)
-            {
-                best = Some((n, m));
+            if let Some(n) = leading_match(g, m, &rest) {
+                if best.is_none_or(|(k, _)| n > k) {
+                    best = Some((n, m));
+                }
             }
         }
         let Some((n, mv)) = best else {

@@ -251,3 +251,16 @@ fn move_lists_match_the_reference_in_random_games() {
         }
     }
 }
+
+#[test]
+fn a_placement_may_list_its_cells_in_any_order() {
+    let g = game("snekagon.game");
+    let s = play(&g, &start(&g), "1 f6");
+    let a = s.parse_move(&g, "3C a1 a2 b3").unwrap();
+    let b = s.parse_move(&g, "3c b3 A1 a2").unwrap();
+    assert_eq!(a, b);
+    assert!(matches!(
+        tabula::eval::explain(&g, &s, "3C b3 a2 a1").unwrap(),
+        tabula::eval::Verdict::Legal { .. }
+    ));
+}

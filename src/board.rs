@@ -141,6 +141,8 @@ pub struct Board {
     step: Vec<CellId>,
     /// All lines of the lengths requested, grouped by length.
     pub lines: Vec<Line>,
+    /// On boards of up to 64 cells: each line as one word (same ids as `lines`).
+    pub line_masks: Vec<u64>,
     line_ranges: BTreeMap<u32, (u32, u32)>,
     all: CellSet,
     by_file_rank: BTreeMap<(i64, i64), CellId>,
@@ -248,6 +250,7 @@ impl Board {
             axes,
             step,
             lines: Vec::new(),
+            line_masks: Vec::new(),
             line_ranges: BTreeMap::new(),
             all,
             by_file_rank: BTreeMap::new(),
@@ -324,6 +327,9 @@ impl Board {
                     let mut set = CellSet::EMPTY;
                     for &x in &cells {
                         set.insert(x);
+                    }
+                    if self.len() <= 64 {
+                        self.line_masks.push(set.0[0]);
                     }
                     self.lines.push(Line { cells, set });
                 }

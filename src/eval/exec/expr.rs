@@ -169,6 +169,35 @@ impl Exec<'_, '_> {
         if self.frame.preds[p].epoch != epoch {
             self.refresh_pred(p)?;
         }
+        // Every answer known (a set-form predicate): bit tests only.
+        let cache = self.frame.preds[p];
+        if cache.known == g.board.all() {
+            let decide = |hits_empty: bool, full: bool| match lq.inner {
+                Quant::All => full,
+                Quant::Any => !hits_empty,
+                _ => hits_empty,
+            };
+            let (a, b) = (lq.lines.0 as usize, lq.lines.1 as usize);
+            let inner_of = |l: usize| -> bool {
+                match g.board.line_masks.get(l) {
+                    // Boards of up to 64 cells: one word per line.
+                    Some(&m) => {
+                        let y = cache.yes.0[0];
+                        decide(m & y == 0, m & !y == 0)
+                    }
+                    None => {
+                        let set = g.board.lines[l].set;
+                        let hits = minus(set, minus(set, cache.yes));
+                        decide(hits.is_empty(), hits == set)
+                    }
+                }
+            };
+            return Ok(match lq.outer {
+                Quant::Any => (a..b).any(inner_of),
+                Quant::All => (a..b).all(inner_of),
+                _ => !(a..b).any(inner_of),
+            });
+        }
         for l in lq.lines.0..lq.lines.1 {
             let set = g.board.lines[l as usize].set;
             let known = self.frame.preds[p].known;

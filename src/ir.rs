@@ -418,24 +418,47 @@ impl Expr {
         }
     }
 
+    /// Calls `f` on each expression directly inside this one.
+    pub fn children(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Expr::Const(_) | Expr::Me | Expr::Lines(..) | Expr::Local(..) => {}
+            Expr::Unary(_, a) | Expr::Prop(_, a, _) => f(a),
+            Expr::Binary(_, a, b, _) => {
+                f(a);
+                f(b);
+            }
+            Expr::Builtin(_, args, _) => args.iter().for_each(f),
+            Expr::Zone(_, p) => {
+                if let Some(p) = p {
+                    f(p);
+                }
+            }
+            Expr::Inline(binds, body, _) => {
+                binds.iter().for_each(|(_, e)| f(e));
+                f(body);
+            }
+            Expr::Quant { domain, filter, body, .. } => {
+                f(domain);
+                if let Some(x) = filter {
+                    f(x);
+                }
+                if let Some(x) = body {
+                    f(x);
+                }
+            }
+            Expr::LineQuant(lq, _) => f(&lq.body),
+        }
+    }
+
     /// Whether this expression reads the local `slot` anywhere.
     pub fn reads_slot(&self, slot: Slot) -> bool {
         match self {
             Expr::Local(s, _) => *s == slot,
-            Expr::Const(_) | Expr::Me | Expr::Lines(..) => false,
-            Expr::Unary(_, a) | Expr::Prop(_, a, _) => a.reads_slot(slot),
-            Expr::Binary(_, a, b, _) => a.reads_slot(slot) || b.reads_slot(slot),
-            Expr::Builtin(_, args, _) => args.iter().any(|a| a.reads_slot(slot)),
-            Expr::Zone(_, p) => p.as_deref().is_some_and(|p| p.reads_slot(slot)),
-            Expr::Inline(binds, body, _) => {
-                binds.iter().any(|(_, e)| e.reads_slot(slot)) || body.reads_slot(slot)
+            _ => {
+                let mut found = false;
+                self.children(&mut |c| found |= c.reads_slot(slot));
+                found
             }
-            Expr::Quant { domain, filter, body, .. } => {
-                domain.reads_slot(slot)
-                    || filter.as_deref().is_some_and(|f| f.reads_slot(slot))
-                    || body.as_deref().is_some_and(|b| b.reads_slot(slot))
-            }
-            Expr::LineQuant(lq, _) => lq.body.reads_slot(slot),
         }
     }
 

@@ -287,3 +287,21 @@ fn explaining_a_move_does_not_reveal_the_card_drawn_next() {
     assert_eq!(repr.verdict, "legal");
     assert!(!json.to_lowercase().contains("ladybug"), "{json}");
 }
+
+#[test]
+fn explaining_a_failed_rule_does_not_show_hidden_values() {
+    // A rule reading the face-down deck: its value stays hidden.
+    let text = "players A, B\npiece Card\nzone deck shared ordered hidden\nzone hand per player owner\n\
+                setup { add 3 Card to deck }\n\
+                turn { either \"peek\" { require count(deck) > 5 and first(deck) == none } or \"look\" { require count(hand(me)) > 0 } }";
+    let g = crate::game_text(text).unwrap();
+    let s = crate::start(&g);
+    let v = tabula::eval::explain(&g, &s, "peek").unwrap();
+    let tabula::eval::Verdict::Illegal { attempts } = v else { panic!("{v:?}") };
+    let values: Vec<&str> = attempts[0].why.values.iter().map(|(_, t)| t.as_str()).collect();
+    // The deck's size is public; its first card is not.
+    assert_eq!(values, ["= 3", "= (hidden)"]);
+    let v = tabula::eval::explain(&g, &s, "look").unwrap();
+    let tabula::eval::Verdict::Illegal { attempts } = v else { panic!("{v:?}") };
+    assert_eq!(attempts[0].why.values[0].1, "= 0", "the mover's own hand is seen");
+}

@@ -2,7 +2,7 @@
 
 use super::{Choice, Exec, Flow, Res};
 use crate::board::CellId;
-use crate::ir::{BinOp, Expr, Quant, UnOp, Value, Visibility};
+use crate::ir::{BinOp, Builtin, Expr, Quant, UnOp, Value, Visibility};
 use crate::source::Span;
 
 /// What an explaining run records.
@@ -75,8 +75,14 @@ impl Exec<'_, '_> {
         let label = |this: &mut Self, e: &Expr, out: &mut Vec<(Span, String)>| -> Res<()> {
             let sp = e.span();
             if sp != Span::default() && !out.iter().any(|(s, _)| *s == sp) {
-                let v = this.eval(e)?;
-                out.push((sp, format!("= {}", this.show(v))));
+                // A value read from a zone the mover may not see stays unsaid.
+                let text = if this.reads_unseen(e) {
+                    "= (hidden)".to_string()
+                } else {
+                    let v = this.eval(e)?;
+                    format!("= {}", this.show(v))
+                };
+                out.push((sp, text));
             }
             Ok(())
         };
@@ -145,6 +151,26 @@ impl Exec<'_, '_> {
             |x| format!("{} holds {have} {}, {n} needed", x.show(zone), x.kind_seen(k, &[(z, p)])),
             None,
         )
+    }
+
+    /// Whether `e` reads the contents of a zone the player to move may not
+    /// see (a hidden zone, or an owner-only zone of someone else). Sizes
+    /// (`count(z)`) are public.
+    fn reads_unseen(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Builtin(Builtin::CountAll, args, _) if matches!(args[0], Expr::Zone(..)) => false,
+            Expr::Zone(z, p) => match self.g.zones[*z as usize].visibility {
+                Visibility::Public => false,
+                Visibility::Hidden => true,
+                // Only the mover's own zone (`zone(me)`) is seen.
+                Visibility::Owner => !matches!(p.as_deref(), Some(Expr::Me)),
+            },
+            _ => {
+                let mut found = false;
+                e.children(&mut |x| found |= self.reads_unseen(x));
+                found
+            }
+        }
     }
 
     /// A kind's name in a step about `zones` (zone, owner), or "piece" when

@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use miette::{miette, IntoDiagnostic, Result};
 use std::io::BufRead;
 use std::time::Instant;
-use tabula::eval::render_for;
+use tabula::eval::{render_for, Engine};
 use tabula::rng::Rng;
 use tabula::wire::{observe, ExplanationRepr, MoveRepr, Record, StateRepr, Viewer};
 use tabula::{perft, playout, Game, Move, Outcome, Source, State};
@@ -128,7 +128,7 @@ enum Command {
         #[arg(long, default_value_t = 3)]
         depth: u32,
     },
-    /// Play in the terminal against the engine (a random player).
+    /// Play in the terminal against the engine.
     Play {
         file: String,
         /// The players you control, by name or seat number (repeatable).
@@ -146,6 +146,10 @@ enum Command {
         /// Save the game (seed and moves) to this file when it ends.
         #[arg(long, value_name = "FILE")]
         record: Option<String>,
+        /// How the engine plays: `greedy` takes a win at once and avoids
+        /// handing one over (random in games with hidden zones), `random`.
+        #[arg(long, default_value = "greedy", value_parser = ["greedy", "random"])]
+        engine: String,
     },
     /// Replay a saved game record and show the final position.
     Replay { record: String },
@@ -382,7 +386,7 @@ fn run(cli: Cli) -> Result<()> {
                 nodes as f64 / psecs
             );
         }
-        Command::Play { file, seats, watch, seed, from, record } => {
+        Command::Play { file, seats, watch, seed, from, record, engine } => {
             let g = load(&file, &cli.set)?;
             let s = start_seeded(&g, &from, seed)?;
             let rec = Record {
@@ -393,7 +397,8 @@ fn run(cli: Cli) -> Result<()> {
                 moves: Vec::new(),
                 outcome: None,
             };
-            let rec = play(&g, s, &seats, watch, seed, rec)?;
+            let engine = if engine == "random" { Engine::Random } else { Engine::Greedy };
+            let rec = play(&g, s, &seats, watch, seed, rec, engine)?;
             if let Some(path) = record {
                 let json = serde_json::to_string_pretty(&rec).into_diagnostic()?;
                 std::fs::write(&path, json + "\n")
@@ -461,6 +466,7 @@ fn play(
     watch: bool,
     seed: u64,
     mut record: Record,
+    engine: Engine,
 ) -> Result<Record> {
     let mut human = vec![false; g.players.len()];
     if !watch {
@@ -584,7 +590,7 @@ fn play(
                 },
             }
         } else {
-            let m = moves[rng.below(moves.len())].clone();
+            let m = engine.choose(g, &s, &moves, &mut rng).map_err(|e| run_err(g, e))?;
             say!("{} plays {}", g.players[me as usize], State::move_text(g, &m));
             m
         };

@@ -18,12 +18,14 @@
 //! and players, direction order for directions and start-cell order for
 //! lines.
 
+mod engine;
 mod exec;
 mod explain;
 mod notation;
 mod playout;
 mod render;
 
+pub use engine::Engine;
 pub use exec::{Step, Why};
 pub use explain::{explain, Attempt, Verdict};
 pub use notation::MoveError;

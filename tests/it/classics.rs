@@ -102,3 +102,22 @@ fn breakthrough_moves_captures_and_wins() {
     let s = position(&g, "turn Black\nWhite Pawn a2");
     assert_eq!(outcome(&g, &s), "White wins");
 }
+
+#[test]
+fn greedy_engine_takes_a_win_and_blocks_one() {
+    use tabula::eval::Engine;
+    let g = game("tictactoe.game");
+    let mut rng = tabula::rng::Rng::new(1);
+    // X can win at c1.
+    let s = position(&g, "turn X\nX Mark a1 b1\nO Mark a2 b2");
+    for _ in 0..10 {
+        let m = Engine::Greedy.choose(&g, &s, &s.legal_moves(&g).unwrap(), &mut rng).unwrap();
+        assert_eq!(tabula::State::move_text(&g, &m), "c1");
+    }
+    // O threatens c2 (a2 b2); X cannot win at once, so X must take c2.
+    let s = position(&g, "turn X\nX Mark a1 c3\nO Mark a2 b2");
+    for _ in 0..10 {
+        let m = Engine::Greedy.choose(&g, &s, &s.legal_moves(&g).unwrap(), &mut rng).unwrap();
+        assert_eq!(tabula::State::move_text(&g, &m), "c2");
+    }
+}

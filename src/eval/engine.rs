@@ -1,0 +1,78 @@
+//! The engine that plays against people in `tabula play`.
+//!
+//! `Random` picks uniformly among the legal moves. `Greedy` takes a move
+//! that wins at once if there is one, and otherwise avoids moves after
+//! which the next player can win at once (when the position is small
+//! enough to look). Greedy looks only at positions the rules let it see: in
+//! games with hidden zones it would peek at cards, so it plays randomly
+//! there.
+
+use super::{Move, Outcome, RunError, State};
+use crate::ir::Game;
+use crate::rng::Rng;
+
+/// How the engine chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Uniformly random.
+    Random,
+    /// Win at once if possible; otherwise avoid handing over a win.
+    Greedy,
+}
+
+/// Most positions `Greedy` looks at to avoid handing over a win.
+const LOOK_LIMIT: usize = 20_000;
+
+impl Engine {
+    /// The engine's choice among `moves` (the legal moves of `s`, not empty).
+    pub fn choose(
+        self,
+        g: &Game,
+        s: &State,
+        moves: &[Move],
+        rng: &mut Rng,
+    ) -> Result<Move, RunError> {
+        if self == Engine::Random || g.has_hidden_information() || moves.len() < 2 {
+            return Ok(moves[rng.below(moves.len())].clone());
+        }
+        let me = s.current();
+        let wins = |o: Option<Outcome>, p: u8| o.is_some_and(|o| o.is_winner(p));
+        let mut after = Vec::with_capacity(moves.len());
+        let mut winning = Vec::new();
+        for m in moves {
+            let mut t = s.clone();
+            t.play_unchecked(g, m)?;
+            if wins(t.outcome(g)?, me) {
+                winning.push(m);
+            }
+            after.push(t);
+        }
+        if !winning.is_empty() {
+            return Ok(winning[rng.below(winning.len())].clone());
+        }
+        // Avoid moves after which the next player wins at once.
+        let mut safe = Vec::new();
+        let mut looked = 0;
+        for (m, t) in moves.iter().zip(&after) {
+            let replies = t.legal_moves(g)?;
+            looked += replies.len();
+            if looked > LOOK_LIMIT {
+                return Ok(moves[rng.below(moves.len())].clone());
+            }
+            let mut loses = false;
+            for r in &replies {
+                let mut u = t.clone();
+                u.play_unchecked(g, r)?;
+                if wins(u.outcome(g)?, t.current()) {
+                    loses = true;
+                    break;
+                }
+            }
+            if !loses {
+                safe.push(m);
+            }
+        }
+        let pool: Vec<&Move> = if safe.is_empty() { moves.iter().collect() } else { safe };
+        Ok(pool[rng.below(pool.len())].clone())
+    }
+}

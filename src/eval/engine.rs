@@ -1,9 +1,9 @@
 //! The engine that plays against people in `tabula play`.
 //!
 //! `Random` picks uniformly among the legal moves. `Greedy` takes a move
-//! that wins at once if there is one, and otherwise avoids moves after
-//! which the next player can win at once (when the position is small
-//! enough to look). Greedy looks only at positions the rules let it see: in
+//! that wins at once (by a `win` rule) if there is one, and otherwise
+//! avoids moves after which the next player can win at once, when there
+//! are few enough positions to look at. Greedy looks only at positions the rules let it see: in
 //! games with hidden zones it would peek at cards, so it plays randomly
 //! there.
 
@@ -32,17 +32,23 @@ impl Engine {
         moves: &[Move],
         rng: &mut Rng,
     ) -> Result<Move, RunError> {
-        if self == Engine::Random || g.has_hidden_information() || moves.len() < 2 {
+        if self == Engine::Random
+            || g.has_hidden_information()
+            || moves.len() < 2
+            || moves.len() > 400
+        {
             return Ok(moves[rng.below(moves.len())].clone());
         }
         let me = s.current();
+        // Only wins declared by a rule are looked for: deciding "no moves"
+        // endings would mean generating every reply's moves.
         let wins = |o: Option<Outcome>, p: u8| o.is_some_and(|o| o.is_winner(p));
         let mut after = Vec::with_capacity(moves.len());
         let mut winning = Vec::new();
         for m in moves {
             let mut t = s.clone();
             t.play_unchecked(g, m)?;
-            if wins(t.outcome(g)?, me) {
+            if wins(t.ended(), me) {
                 winning.push(m);
             }
             after.push(t);
@@ -63,7 +69,7 @@ impl Engine {
             for r in &replies {
                 let mut u = t.clone();
                 u.play_unchecked(g, r)?;
-                if wins(u.outcome(g)?, t.current()) {
+                if wins(u.ended(), t.current()) {
                     loses = true;
                     break;
                 }

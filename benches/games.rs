@@ -20,6 +20,9 @@ fn main() {
         ("tictactoe.game", 5000, 9, 127_872),
         ("connect4.game", 1000, 6, 117_649),
         ("hex.game", 100, 2, 14_520),
+        ("snekagon.game", 20, 2, 194_388),
+        ("bug_off.game", 1000, 1, 6),
+        ("breakthrough.game", 200, 4, 256_036),
     ];
     println!("game, playouts/s, moves/s, playouts, perft depth, perft nodes/s");
     for &(name, n, depth, nodes) in cases {
@@ -29,6 +32,8 @@ fn main() {
         let t = Instant::now();
         let mut moves = 0u64;
         for _ in 0..n {
+            // Each playout deals afresh (for games that shuffle).
+            let s = State::initial_seeded(&g, rng.next_u64()).expect("setup");
             moves += u64::from(playout(&g, &s, &mut rng, 1000).expect("playout").plies);
         }
         let secs = t.elapsed().as_secs_f64();

@@ -24,6 +24,8 @@ pub struct Problem {
     pub secondary: Vec<(Span, String)>,
     /// A suggestion.
     pub help: Option<String>,
+    /// Whether this is only a warning (the game still loads).
+    pub is_warning: bool,
     src: Option<miette::NamedSource<Arc<str>>>,
 }
 
@@ -43,8 +45,15 @@ impl Problem {
             label: label.into(),
             secondary: Vec::new(),
             help: None,
+            is_warning: false,
             src: None,
         }
+    }
+
+    /// Makes this a warning.
+    pub fn warning(mut self) -> Problem {
+        self.is_warning = true;
+        self
     }
 
     /// Adds a help line.
@@ -81,6 +90,10 @@ impl miette::Diagnostic for Problem {
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.is_warning { miette::Severity::Warning } else { miette::Severity::Error })
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {

@@ -682,6 +682,8 @@ pub struct Game {
     pub pred_sets: Vec<Option<CellPred>>,
     /// `def score(p)`, if the game has one: its parameter slot and body.
     pub score: Option<(Slot, Expr)>,
+    /// Warnings found while checking (e.g. a def that is never used).
+    pub warnings: Vec<crate::diag::Problem>,
     /// The owner and kind of each board code (`1 + owner * kinds + kind`).
     pub piece_codes: Vec<(u8, u16)>,
     /// Every `choose` of the turn, indexed by site id.

@@ -219,6 +219,9 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Check { file } => {
             let g = load(&file, &cli.set)?;
+            for w in &g.warnings {
+                eprintln!("{:?}", miette::Report::new(w.clone()));
+            }
             State::initial(&g).map_err(|e| run_err(&g, e))?;
             say!(
                 "{file}: ok — \"{}\", {} players, {} cells, {} piece kinds, {} decision points",

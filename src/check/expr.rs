@@ -196,6 +196,7 @@ impl<'a> Checker<'a> {
         // name (`param players = 3` for `--set players=3`).
         let collection = matches!(n, "players" | "kinds" | "dirs" | "cells");
         if let Some((g, _)) = self.globals.get(n).copied().filter(|_| !collection) {
+            self.used.insert(n.to_string());
             return match g {
                 Global::Param(i) => match self.params[i].1 {
                     Some(v) => (Expr::Const(Value::Int(v)), Ty::Int),
@@ -309,6 +310,7 @@ impl<'a> Checker<'a> {
             return ERR;
         }
         if let Some((g, _)) = self.globals.get(&f.name).copied() {
+            self.used.insert(f.name.clone());
             return match g {
                 Global::Def(d) => {
                     let names: Vec<&str> = self.defs[d].0.iter().map(|p| p.name.as_str()).collect();

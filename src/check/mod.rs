@@ -59,6 +59,8 @@ struct Checker<'a> {
     sites: Vec<ir::Site>,
     in_turn: bool,
     pred_sets: Vec<Option<ir::CellPred>>,
+    /// Global names used somewhere (for "never used" warnings).
+    used: BTreeSet<String>,
 }
 
 impl<'a> Checker<'a> {
@@ -268,6 +270,7 @@ impl<'a> Checker<'a> {
                         // A bare parameter name means the parameter, even `players`.
                         let param = match &c.kind {
                             ast::ExprKind::Name(n) => {
+                                self.used.insert(n.clone());
                                 self.params.iter().find(|p| p.0 == *n).map(|p| p.1)
                             }
                             _ => None,
@@ -460,6 +463,7 @@ impl<'a> Checker<'a> {
             }
             // `def score(p)`: reported by playouts as each player's score.
             if let Some((Global::Def(d), _)) = self.globals.get("score").copied() {
+                self.used.insert("score".into());
                 let (params, body) = self.defs[d];
                 if let [p] = params {
                     self.scopes = vec![Vec::new()];
@@ -474,6 +478,7 @@ impl<'a> Checker<'a> {
         if !self.problems.is_empty() {
             return Err(std::mem::take(&mut self.problems));
         }
+        let warnings = self.unused(source);
         let board = match self.board.take() {
             Some(b) => b,
             None => return Err(vec![]),
@@ -504,6 +509,7 @@ impl<'a> Checker<'a> {
             placements,
             sequences,
             score,
+            warnings,
             sites: std::mem::take(&mut self.sites),
             slots: self.next_slot,
         })
@@ -554,6 +560,38 @@ impl<'a> Checker<'a> {
                     .help("change the board's size or its parameters"),
             ),
         }
+    }
+
+    /// Warnings for declarations nothing uses: defs, actions, parameters,
+    /// zones and properties (a likely typo or a rule forgotten).
+    fn unused(&self, source: &Source) -> Vec<Problem> {
+        let mut out = Vec::new();
+        for (name, (g, span)) in &self.globals {
+            let what = match g {
+                Global::Def(_) => "def",
+                Global::Action(_) => "action",
+                Global::Param(_) => "parameter",
+                Global::Zone(_) => "zone",
+                Global::Prop(_) => "property",
+                Global::Player(_) | Global::Kind(_) => continue,
+            };
+            if self.used.contains(name) {
+                continue;
+            }
+            out.push(
+                Problem::new(
+                    "tabula::check::unused",
+                    format!("{what} `{name}` is never used"),
+                    *span,
+                    "declared here",
+                )
+                .help("use it in the rules, or remove it")
+                .warning()
+                .with_source(source),
+            );
+        }
+        out.sort_by_key(|p| p.span.start);
+        out
     }
 
     /// Every global name, for "did you mean" suggestions.

@@ -190,6 +190,7 @@ impl<'a> Checker<'a> {
 
     fn call_action(&mut self, f: &'a ast::Ident, args: &'a [ast::Expr], s: &'a ast::Stmt) -> Stmt {
         let empty = Stmt { kind: StmtKind::Block(Vec::new(), Vec::new()), span: s.span };
+        self.used.insert(f.name.clone());
         let a = match self.globals.get(&f.name) {
             Some((Global::Action(a), _)) => *a,
             Some(_) => {

@@ -40,6 +40,29 @@ enum Global {
     Action(usize),
 }
 
+/// The singular declarations of a file, found in pass 2.
+#[derive(Default)]
+struct Sections<'a> {
+    name: Option<String>,
+    board: Option<(&'a ast::BoardShape, Span)>,
+    setup: Option<(&'a ast::Block, Span)>,
+    turn: Option<(&'a ast::Block, Span)>,
+    no_moves: Option<(&'a ast::Block, Span)>,
+    at_end: Option<(&'a ast::Block, Span)>,
+    players_span: Option<Span>,
+}
+
+/// The checked rule bodies, from pass 3.
+#[derive(Default)]
+struct Bodies {
+    setup: Vec<ir::Stmt>,
+    turn: Vec<ir::Stmt>,
+    no_moves: Option<Vec<ir::Stmt>>,
+    at_end: Option<Vec<ir::Stmt>>,
+    score: Option<(Slot, ir::Expr)>,
+    placements: Vec<Vec<crate::board::CellSet>>,
+}
+
 #[derive(Default)]
 struct Checker<'a> {
     problems: Vec<Problem>,
@@ -168,15 +191,54 @@ impl<'a> Checker<'a> {
         source: &Source,
         overrides: &[(String, i64)],
     ) -> Result<ir::Game, Vec<Problem>> {
-        let mut name = None;
-        let mut board_decl: Option<(&'a ast::BoardShape, Span)> = None;
-        let mut setup: Option<(&'a ast::Block, Span)> = None;
-        let mut turn: Option<(&'a ast::Block, Span)> = None;
-        let mut no_moves: Option<(&'a ast::Block, Span)> = None;
-        let mut at_end: Option<(&'a ast::Block, Span)> = None;
-        let mut players_span = None;
+        self.params(file, overrides);
+        let sec = self.declarations(file);
+        let sequences = self.layout();
+        self.required(&sec);
+        let b = self.bodies(&sec);
+        if !self.problems.is_empty() {
+            return Err(std::mem::take(&mut self.problems));
+        }
+        let warnings = self.unused(source);
+        let board = match self.board.take() {
+            Some(b) => b,
+            None => return Err(vec![]),
+        };
+        let mut piece_codes = vec![(0, 0)];
+        for p in 0..self.players.len() as u8 {
+            for k in 0..self.kinds.len() as u16 {
+                piece_codes.push((p, k));
+            }
+        }
+        Ok(ir::Game {
+            piece_codes,
+            preds: self.pred_sets.len(),
+            pred_sets: std::mem::take(&mut self.pred_sets),
+            source: source.clone(),
+            name: sec.name.unwrap_or_else(|| source.name.clone()),
+            players: std::mem::take(&mut self.players),
+            params: self.params.iter().map(|(n, v)| (n.clone(), v.unwrap_or(0))).collect(),
+            board,
+            kinds: std::mem::take(&mut self.kinds),
+            props: std::mem::take(&mut self.props),
+            zones: std::mem::take(&mut self.zones),
+            setup: b.setup,
+            turn: b.turn,
+            turn_span: sec.turn.map(|t| t.1).unwrap_or_default(),
+            no_moves: b.no_moves,
+            at_end: b.at_end,
+            placements: b.placements,
+            sequences,
+            score: b.score,
+            warnings,
+            sites: std::mem::take(&mut self.sites),
+            slots: self.next_slot,
+        })
+    }
 
-        // Pass 1: parameters, in order (each may use the ones before it).
+    /// Pass 1: parameters, in order (each may use the ones before it), with
+    /// the `--set` overrides.
+    fn params(&mut self, file: &'a ast::File, overrides: &[(String, i64)]) {
         let mut used_overrides = BTreeSet::new();
         for item in &file.items {
             if let ast::Item::Param { name: n, value, range, .. } = item {
@@ -230,13 +292,16 @@ impl<'a> Checker<'a> {
                 });
             }
         }
+    }
 
-        // Pass 2: the other declarations.
+    /// Pass 2: every other declaration; the blocks are kept for pass 3.
+    fn declarations(&mut self, file: &'a ast::File) -> Sections<'a> {
+        let mut sec = Sections::default();
         for item in &file.items {
             match item {
                 ast::Item::Param { .. } => {}
                 ast::Item::Game(s) => {
-                    if name.is_some() {
+                    if sec.name.is_some() {
                         self.report(Problem::new(
                             "tabula::check::duplicate",
                             "the game is named twice",
@@ -244,10 +309,10 @@ impl<'a> Checker<'a> {
                             "second `game`",
                         ));
                     }
-                    name = Some(s.text.clone());
+                    sec.name = Some(s.text.clone());
                 }
                 ast::Item::Players(ps, count, sp) => {
-                    if players_span.is_some() {
+                    if sec.players_span.is_some() {
                         self.report(Problem::new(
                             "tabula::check::duplicate",
                             "`players` is declared twice",
@@ -256,7 +321,7 @@ impl<'a> Checker<'a> {
                         ));
                         continue;
                     }
-                    players_span = Some(*sp);
+                    sec.players_span = Some(*sp);
                     if ps.len() > 8 {
                         self.report(Problem::new(
                             "tabula::check::players",
@@ -301,7 +366,7 @@ impl<'a> Checker<'a> {
                     }
                 }
                 ast::Item::Board(shape, sp) => {
-                    if board_decl.is_some() {
+                    if sec.board.is_some() {
                         self.report(Problem::new(
                             "tabula::check::duplicate",
                             "`board` is declared twice",
@@ -310,7 +375,7 @@ impl<'a> Checker<'a> {
                         ));
                         continue;
                     }
-                    board_decl = Some((shape, *sp));
+                    sec.board = Some((shape, *sp));
                 }
                 ast::Item::Piece { name: n, symbol, props, covers, .. } => {
                     let id = self.kinds.len() as u16;
@@ -384,12 +449,20 @@ impl<'a> Checker<'a> {
                     self.actions.push((params, body));
                     self.declare(n, Global::Action(self.actions.len() - 1));
                 }
-                ast::Item::Setup(b, sp) => dup_block(self, &mut setup, b, *sp, "setup"),
-                ast::Item::Turn(b, sp) => dup_block(self, &mut turn, b, *sp, "turn"),
-                ast::Item::NoMoves(b, sp) => dup_block(self, &mut no_moves, b, *sp, "on no moves"),
-                ast::Item::AtEnd(b, sp) => dup_block(self, &mut at_end, b, *sp, "at end"),
+                ast::Item::Setup(b, sp) => dup_block(self, &mut sec.setup, b, *sp, "setup"),
+                ast::Item::Turn(b, sp) => dup_block(self, &mut sec.turn, b, *sp, "turn"),
+                ast::Item::NoMoves(b, sp) => {
+                    dup_block(self, &mut sec.no_moves, b, *sp, "on no moves")
+                }
+                ast::Item::AtEnd(b, sp) => dup_block(self, &mut sec.at_end, b, *sp, "at end"),
             }
         }
+        sec
+    }
+
+    /// Sequence slots for ordered zones and full property vectors; returns
+    /// the number of sequences a state holds.
+    fn layout(&mut self) -> usize {
         // Ordered zones get sequence slots, now that the players are known.
         let mut sequences = 0;
         for z in &mut self.zones {
@@ -403,8 +476,13 @@ impl<'a> Checker<'a> {
             k.props.resize(self.props.len(), 0);
         }
 
+        sequences
+    }
+
+    /// The sections a game cannot do without, and the board.
+    fn required(&mut self, sec: &Sections<'a>) {
         let start = Span::new(0, 0);
-        if players_span.is_none() {
+        if sec.players_span.is_none() {
             self.report(
                 Problem::new(
                     "tabula::check::missing",
@@ -415,12 +493,12 @@ impl<'a> Checker<'a> {
                 .help("add a line such as `players White, Black`"),
             );
         }
-        match board_decl {
+        match sec.board {
             // A game without a board (a card game) has a board of no cells.
             None => self.board = Board::new(Shape::None).ok(),
             Some((shape, sp)) => self.board_from(shape, sp),
         }
-        if turn.is_none() {
+        if sec.turn.is_none() {
             self.report(
                 Problem::new(
                     "tabula::check::missing",
@@ -431,35 +509,32 @@ impl<'a> Checker<'a> {
                 .help("a turn is a block of statements, e.g. `turn { choose c in cells where empty(c)  place Stone at c }`"),
             );
         }
+    }
 
-        // Pass 3: rule bodies (only meaningful with a board).
-        let mut setup_ir = Vec::new();
-        let mut turn_ir = Vec::new();
-        let mut no_moves_ir = None;
-        let mut at_end_ir = None;
-        let mut score = None;
-        let mut placements = Vec::new();
+    /// Pass 3: the rule bodies (only meaningful with a board).
+    fn bodies(&mut self, sec: &Sections<'a>) -> Bodies {
+        let mut b = Bodies::default();
         if let Some(board) = &self.board {
-            placements = self
+            b.placements = self
                 .kinds
                 .iter()
                 .map(|k| k.shape.as_ref().map_or(Vec::new(), |s| board.placements(s)))
                 .collect();
         }
         if self.board.is_some() {
-            if let Some((b, _)) = setup {
-                setup_ir = self.block(b);
+            if let Some((x, _)) = sec.setup {
+                b.setup = self.block(x);
             }
-            if let Some((b, _)) = turn {
+            if let Some((x, _)) = sec.turn {
                 self.in_turn = true;
-                turn_ir = self.block(b);
+                b.turn = self.block(x);
                 self.in_turn = false;
             }
-            if let Some((b, _)) = no_moves {
-                no_moves_ir = Some(self.block(b));
+            if let Some((x, _)) = sec.no_moves {
+                b.no_moves = Some(self.block(x));
             }
-            if let Some((b, _)) = at_end {
-                at_end_ir = Some(self.block(b));
+            if let Some((x, _)) = sec.at_end {
+                b.at_end = Some(self.block(x));
             }
             // `def score(p)`: reported by playouts as each player's score.
             if let Some((Global::Def(d), _)) = self.globals.get("score").copied() {
@@ -470,49 +545,12 @@ impl<'a> Checker<'a> {
                     let slot = self.bind(&p.name, Ty::Player);
                     let e = self.expect(body, Ty::Int);
                     self.scopes.clear();
-                    score = Some((slot, e));
+                    b.score = Some((slot, e));
                 }
             }
         }
 
-        if !self.problems.is_empty() {
-            return Err(std::mem::take(&mut self.problems));
-        }
-        let warnings = self.unused(source);
-        let board = match self.board.take() {
-            Some(b) => b,
-            None => return Err(vec![]),
-        };
-        let mut piece_codes = vec![(0, 0)];
-        for p in 0..self.players.len() as u8 {
-            for k in 0..self.kinds.len() as u16 {
-                piece_codes.push((p, k));
-            }
-        }
-        Ok(ir::Game {
-            piece_codes,
-            preds: self.pred_sets.len(),
-            pred_sets: std::mem::take(&mut self.pred_sets),
-            source: source.clone(),
-            name: name.unwrap_or_else(|| source.name.clone()),
-            players: std::mem::take(&mut self.players),
-            params: self.params.iter().map(|(n, v)| (n.clone(), v.unwrap_or(0))).collect(),
-            board,
-            kinds: std::mem::take(&mut self.kinds),
-            props: std::mem::take(&mut self.props),
-            zones: std::mem::take(&mut self.zones),
-            setup: setup_ir,
-            turn: turn_ir,
-            turn_span: turn.map(|t| t.1).unwrap_or_default(),
-            no_moves: no_moves_ir,
-            at_end: at_end_ir,
-            placements,
-            sequences,
-            score,
-            warnings,
-            sites: std::mem::take(&mut self.sites),
-            slots: self.next_slot,
-        })
+        b
     }
 
     fn board_from(&mut self, shape: &'a ast::BoardShape, sp: Span) {

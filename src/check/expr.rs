@@ -3,7 +3,7 @@
 use super::{suggest, Checker, Global};
 use crate::board::NO_CELL;
 use crate::diag::Problem;
-use crate::ir::{Builtin, Expr, Ty, Value, NONE16, NONE8};
+use crate::ir::{Builtin, Expr, Slot, Ty, Value, NONE16, NONE8};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp as B, ExprKind, Quant};
 
@@ -500,10 +500,7 @@ impl<'a> Checker<'a> {
         }
         let saved = std::mem::replace(&mut self.scopes, vec![Vec::new()]);
         self.expanding.push(name.to_string());
-        let mut slots = Vec::new();
-        for ((p, t), e) in params.iter().zip(tys).zip(binds) {
-            slots.push((self.bind(&p.name, t), e));
-        }
+        let slots = self.bind_params(params, tys, binds);
         let (b, ty) = self.expr(body);
         self.expanding.pop();
         self.scopes = saved;
@@ -512,6 +509,29 @@ impl<'a> Checker<'a> {
         } else {
             (Expr::Inline(slots.into_boxed_slice(), Box::new(b), span), ty)
         }
+    }
+
+    /// Binds a def's or action's parameters to its arguments. An argument
+    /// that is already a local is shared, not copied: the parameter names
+    /// the caller's slot. Returns the bindings still to evaluate.
+    pub(super) fn bind_params(
+        &mut self,
+        params: &[ast::Ident],
+        tys: Vec<Ty>,
+        args: Vec<Expr>,
+    ) -> Vec<(Slot, Expr)> {
+        let mut binds = Vec::new();
+        for ((p, t), e) in params.iter().zip(tys).zip(args) {
+            match e {
+                Expr::Local(s, _) => {
+                    if let Some(scope) = self.scopes.last_mut() {
+                        scope.push((p.name.clone(), s, t));
+                    }
+                }
+                e => binds.push((self.bind(&p.name, t), e)),
+            }
+        }
+        binds
     }
 
     fn binary(&mut self, op: B, a: &'a ast::Expr, b: &'a ast::Expr, span: Span) -> Checked {

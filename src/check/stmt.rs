@@ -264,10 +264,8 @@ impl<'a> Checker<'a> {
         }
         let saved = std::mem::replace(&mut self.scopes, vec![Vec::new()]);
         self.expanding.push(f.name.clone());
-        let mut binds = Vec::new();
-        for (p, (e, t)) in params.iter().zip(vals) {
-            binds.push((self.bind(&p.name, t), e));
-        }
+        let (args, tys): (Vec<_>, Vec<_>) = vals.into_iter().unzip();
+        let binds = self.bind_params(params, tys, args);
         let body = self.block(body);
         self.expanding.pop();
         self.scopes = saved;

@@ -39,6 +39,12 @@ use crate::ir::{Game, Value};
 use crate::source::Span;
 use exec::{Exec, Flow, Frame};
 
+/// Where complete turns go: into a move list, or just counted.
+enum Sink<'a> {
+    Moves(&'a mut Vec<Move>),
+    Count(&'a mut u64),
+}
+
 /// The reusable working memory of move generation.
 struct Search {
     /// The choices made so far.
@@ -386,6 +392,23 @@ impl State {
     }
 
     fn turn_moves(&self, g: &Game, out: &mut Vec<Move>) -> Result<(), RunError> {
+        self.turn_search(g, &mut Sink::Moves(out))
+    }
+
+    /// How many legal moves there are, without building them (for perft).
+    pub fn count_moves(&self, g: &Game) -> Result<u64, RunError> {
+        if self.outcome.is_some() {
+            return Ok(0);
+        }
+        let mut n = 0;
+        self.turn_search(g, &mut Sink::Count(&mut n))?;
+        if n == 0 && self.stuck(g)?.outcome.is_none() {
+            n = 1;
+        }
+        Ok(n)
+    }
+
+    fn turn_search(&self, g: &Game, out: &mut Sink) -> Result<(), RunError> {
         let mut search = Search {
             prefix: Vec::new(),
             frame: Frame::new(g),
@@ -413,7 +436,7 @@ impl State {
     /// One node of the choice tree: run the turn with the choices made so
     /// far on a copy of the state, then either record a move, drop a failed
     /// branch, or recurse into the options of the next decision.
-    fn expand(&self, g: &Game, k: &mut Search, out: &mut Vec<Move>) -> Result<(), RunError> {
+    fn expand(&self, g: &Game, k: &mut Search, out: &mut Sink) -> Result<(), RunError> {
         k.scratch.copy_from(self);
         k.options.clear();
         let flow = {
@@ -422,7 +445,10 @@ impl State {
             ex.run(&g.turn)?
         };
         match flow {
-            Flow::Next | Flow::End => out.push(Move { choices: k.prefix.clone(), stuck: false }),
+            Flow::Next | Flow::End => match out {
+                Sink::Moves(v) => v.push(Move { choices: k.prefix.clone(), stuck: false }),
+                Sink::Count(n) => **n += 1,
+            },
             Flow::Fail(_) => {}
             Flow::Pause => {
                 let opts = std::mem::take(&mut k.options);
@@ -499,10 +525,10 @@ pub fn perft(g: &Game, s: &State, depth: u32) -> Result<u64, RunError> {
     if depth == 0 {
         return Ok(1);
     }
-    let moves = s.legal_moves(g)?;
     if depth == 1 {
-        return Ok(moves.len() as u64);
+        return s.count_moves(g);
     }
+    let moves = s.legal_moves(g)?;
     let mut n = 0;
     for m in &moves {
         let mut t = s.clone();

@@ -146,7 +146,7 @@ impl<'g, 's> Exec<'g, 's> {
         let fail = Ok(Flow::Fail(s.span));
         match &s.kind {
             StmtKind::Let(slot, e) => {
-                self.frame.slots[*slot as usize] = self.eval(e)?;
+                self.frame.slots[*slot as usize] = self.small(e)?;
             }
             StmtKind::Choose { site, slot, domain, filter } => {
                 if let Some(c) = self.prefix.get(self.pos) {
@@ -475,7 +475,7 @@ impl<'g, 's> Exec<'g, 's> {
             }
             StmtKind::Block(binds, body) => {
                 for (slot, e) in binds {
-                    self.frame.slots[*slot as usize] = self.eval(e)?;
+                    self.frame.slots[*slot as usize] = self.small(e)?;
                 }
                 flow!(self.block(body)?);
             }

@@ -9,7 +9,8 @@
 //! cell, taking from an empty zone) kills that run, and it is not a move.
 //!
 //! The generator explores the tree of choices depth first. At each node it
-//! clones the state and re-runs the turn with the choices made so far; the
+//! copies the state into a scratch state and re-runs the turn with the
+//! choices made so far; the
 //! run either finishes (a move), fails, or stops at the next `choose`, whose
 //! options (domain order, filtered by `where`) become the children. Moves are
 //! therefore listed in a canonical order: the order of the options at the

@@ -463,6 +463,28 @@ impl Board {
         false
     }
 
+    /// The number of symmetries of the grid: 12 on hex boards, 8 on square ones.
+    pub fn symmetries(&self) -> usize {
+        if self.shape.is_hex() {
+            12
+        } else {
+            8
+        }
+    }
+
+    /// The cells a tile covers in orientation `t` (see [`Board::symmetries`])
+    /// with its first listed cell on `anchor`, if they all lie on the board.
+    pub fn image(&self, shape: &[(i32, i32)], t: usize, anchor: CellId) -> Option<CellSet> {
+        let first = self.transform(t, *shape.first()?);
+        let (ax, ay) = *self.coords.get(anchor as usize)?;
+        let mut set = CellSet::EMPTY;
+        for &p in shape {
+            let (x, y) = self.transform(t, p);
+            set.insert(*self.by_coord.get(&(x - first.0 + ax, y - first.1 + ay))?);
+        }
+        Some(set)
+    }
+
     /// Symmetry number `t` applied to a point: rotations, then reflected rotations.
     fn transform(&self, t: usize, (x, y): (i32, i32)) -> (i32, i32) {
         if self.shape.is_hex() {

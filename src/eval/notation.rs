@@ -135,6 +135,11 @@ pub fn text(g: &Game, mv: &Move) -> String {
 /// takes. Case is ignored, and the cells of a set of cells (a tile
 /// placement) may be typed in any order.
 pub(crate) fn choice_matches(g: &Game, site: u16, v: Value, typed: &[String]) -> Option<usize> {
+    if let Value::Cells(set) = v {
+        if let Some(n) = placement_by_anchor(g, site, set, typed) {
+            return Some(n);
+        }
+    }
     let text = choice_text(g, site, v).to_ascii_lowercase();
     let words: Vec<&str> = text.split_whitespace().collect();
     let n = words.len();
@@ -151,6 +156,34 @@ pub(crate) fn choice_matches(g: &Game, site: u16, v: Value, typed: &[String]) ->
         got[skip..].sort_unstable();
     }
     (want == got).then_some(n)
+}
+
+/// A tile placement typed as `ANCHOR:N`: the cell where the tile's first
+/// listed cell lands and the orientation number (0 = as declared, then
+/// turns; the reflected ones follow). Matches if some tile kind covers
+/// exactly `set` that way. Returns the words taken (with a label, if any).
+fn placement_by_anchor(
+    g: &Game,
+    site: u16,
+    set: crate::board::CellSet,
+    typed: &[String],
+) -> Option<usize> {
+    let skip = usize::from(g.sites[site as usize].label.is_some());
+    if skip == 1 && !typed.first()?.eq_ignore_ascii_case(g.sites[site as usize].label.as_deref()?) {
+        return None;
+    }
+    let (cell, orient) = typed.get(skip)?.split_once(':')?;
+    let anchor = g.board.cell(cell)?;
+    let t: usize = orient.parse().ok()?;
+    if t >= g.board.symmetries() {
+        return None;
+    }
+    let fits = g
+        .kinds
+        .iter()
+        .filter_map(|k| k.shape.as_deref())
+        .any(|shape| shape.len() == set.len() && g.board.image(shape, t, anchor) == Some(set));
+    fits.then_some(skip + 1)
 }
 
 /// How many of `typed` the move's notation takes, if `typed` starts with it.

@@ -264,3 +264,23 @@ fn a_placement_may_list_its_cells_in_any_order() {
         tabula::eval::Verdict::Legal { .. }
     ));
 }
+
+#[test]
+fn a_placement_may_be_typed_as_anchor_and_orientation() {
+    let g = game("snekagon.game");
+    let s = play(&g, &start(&g), "1 f6");
+    // 4L as declared, (0,0) on a1: a1 a2 a3 and b4 below a3.
+    let by_cells = s.parse_move(&g, "4L a1 a2 a3 b4").unwrap();
+    assert_eq!(s.parse_move(&g, "4L a1:0").unwrap(), by_cells);
+    // On an empty board, all twelve orientations around the centre fit.
+    let s = position(&g, "turn Red\nply 2\nsupply Red L4 1");
+    let mut fits = 0;
+    for t in 0..12 {
+        if let Ok(m) = s.parse_move(&g, &format!("4L f6:{t}")) {
+            assert_eq!(tabula::State::move_text(&g, &m).split(' ').count(), 5);
+            fits += 1;
+        }
+    }
+    assert_eq!(fits, 12);
+    assert!(s.parse_move(&g, "4L a1:12").is_err());
+}

@@ -147,9 +147,14 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         record: Option<String>,
         /// How the engine plays: `greedy` takes a win at once and avoids
-        /// handing one over (random in games with hidden zones), `random`.
-        #[arg(long, default_value = "greedy", value_parser = ["greedy", "random"])]
+        /// handing one over; `mc` plays the move whose random games it wins
+        /// most (`--playouts` of them); `random`. Games with hidden zones
+        /// always get `random`: looking ahead would peek at cards.
+        #[arg(long, default_value = "greedy", value_parser = ["greedy", "mc", "random"])]
         engine: String,
+        /// Random games per decision for `--engine mc`.
+        #[arg(long, default_value_t = 1000)]
+        playouts: u32,
     },
     /// Replay a saved game record and show the final position.
     Replay { record: String },
@@ -389,7 +394,7 @@ fn run(cli: Cli) -> Result<()> {
                 nodes as f64 / psecs
             );
         }
-        Command::Play { file, seats, watch, seed, from, record, engine } => {
+        Command::Play { file, seats, watch, seed, from, record, engine, playouts } => {
             let g = load(&file, &cli.set)?;
             let s = start_seeded(&g, &from, seed)?;
             let rec = Record {
@@ -400,7 +405,11 @@ fn run(cli: Cli) -> Result<()> {
                 moves: Vec::new(),
                 outcome: None,
             };
-            let engine = if engine == "random" { Engine::Random } else { Engine::Greedy };
+            let engine = match engine.as_str() {
+                "random" => Engine::Random,
+                "mc" => Engine::MonteCarlo(playouts),
+                _ => Engine::Greedy,
+            };
             let rec = play(&g, s, &seats, watch, seed, rec, engine)?;
             if let Some(path) = record {
                 let json = serde_json::to_string_pretty(&rec).into_diagnostic()?;

@@ -1,5 +1,6 @@
 //! The engine that plays against people in `tabula play`.
 //!
+//! `MonteCarlo` plays the move whose random continuations it wins most.
 //! `Random` picks uniformly among the legal moves. `Greedy` takes a move
 //! that wins at once (by a `win` rule) if there is one, and otherwise
 //! avoids moves after which the next player can win at once, when there
@@ -18,6 +19,8 @@ pub enum Engine {
     Random,
     /// Win at once if possible; otherwise avoid handing over a win.
     Greedy,
+    /// Flat Monte Carlo with this many random games per decision.
+    MonteCarlo(u32),
 }
 
 /// Most positions `Greedy` looks at to avoid handing over a win.
@@ -32,6 +35,9 @@ impl Engine {
         moves: &[Move],
         rng: &mut Rng,
     ) -> Result<Move, RunError> {
+        if let Engine::MonteCarlo(n) = self {
+            return monte_carlo(g, s, moves, n, 300, rng);
+        }
         if self == Engine::Random
             || g.has_hidden_information()
             || moves.len() < 2
@@ -81,4 +87,42 @@ impl Engine {
         let pool: Vec<&Move> = if safe.is_empty() { moves.iter().collect() } else { safe };
         Ok(pool[rng.below(pool.len())].clone())
     }
+}
+
+/// Flat Monte Carlo: every legal move gets an equal share of `playouts`
+/// random games; the move whose games the mover wins most often is played
+/// (a draw or a game cut at `max_plies` counts half). For games without
+/// hidden zones only (elsewhere it plays randomly).
+pub fn monte_carlo(
+    g: &Game,
+    s: &State,
+    moves: &[Move],
+    playouts: u32,
+    max_plies: u32,
+    rng: &mut Rng,
+) -> Result<Move, RunError> {
+    if g.has_hidden_information() || moves.len() < 2 {
+        return Ok(moves[rng.below(moves.len())].clone());
+    }
+    let me = s.current();
+    let per_move = (playouts as usize / moves.len()).max(1);
+    let mut best: Option<(u32, usize)> = None;
+    for (i, m) in moves.iter().enumerate() {
+        let mut t = s.clone();
+        t.play_unchecked(g, m)?;
+        let mut score = 0u32; // half points
+        for _ in 0..per_move {
+            let p = super::playout(g, &t, rng, max_plies)?;
+            score += match p.outcome {
+                Some(o) if o.is_winner(me) => 2,
+                Some(Outcome::Win(_)) => 0,
+                Some(Outcome::Shared(_)) => 0,
+                _ => 1,
+            };
+        }
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, i));
+        }
+    }
+    Ok(moves[best.map_or(0, |b| b.1)].clone())
 }

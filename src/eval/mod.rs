@@ -26,7 +26,7 @@ mod notation;
 mod playout;
 mod render;
 
-pub use engine::Engine;
+pub use engine::{monte_carlo, Engine};
 pub use exec::{Step, Why};
 pub use explain::{explain, Attempt, Verdict};
 pub use notation::MoveError;

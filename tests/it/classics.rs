@@ -121,3 +121,30 @@ fn greedy_engine_takes_a_win_and_blocks_one() {
         assert_eq!(tabula::State::move_text(&g, &m), "c2");
     }
 }
+
+#[test]
+fn monte_carlo_engine_beats_random_play() {
+    use tabula::eval::Engine;
+    let g = game("connect4.game");
+    let mut rng = tabula::rng::Rng::new(8);
+    let mut mc_wins = 0;
+    for _ in 0..6 {
+        let mut s = start(&g);
+        loop {
+            let moves = s.legal_moves(&g).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            let m = if s.current() == 0 {
+                Engine::MonteCarlo(300).choose(&g, &s, &moves, &mut rng).unwrap()
+            } else {
+                moves[rng.below(moves.len())].clone()
+            };
+            s = s.play(&g, &m).unwrap();
+        }
+        if outcome(&g, &s) == "Red wins" {
+            mc_wins += 1;
+        }
+    }
+    assert!(mc_wins >= 5, "Monte Carlo won only {mc_wins} of 6 against random play");
+}

@@ -170,9 +170,11 @@ impl StateRepr {
                 .iter()
                 .position(|x| x.name == q.zone && x.ordered)
                 .ok_or_else(|| format!("no ordered zone `{}`", q.zone))?;
-            let p = match &q.player {
-                Some(p) => player(g, p)?,
-                None => 0,
+            let p = match (&q.player, g.zones[zid].per_player) {
+                (Some(p), true) => player(g, p)?,
+                (None, false) => 0,
+                (None, true) => return Err(format!("zone `{}` needs a player", q.zone)),
+                (Some(_), false) => return Err(format!("zone `{}` is shared", q.zone)),
             };
             let kinds =
                 q.pieces.iter().map(|k| kind(g, k)).collect::<Result<Vec<u16>, String>>()?;

@@ -115,6 +115,31 @@ impl Shape {
 /// Coordinates, names, direction names, direction vectors, line axes.
 type Geometry = (Vec<(i32, i32)>, Vec<String>, Vec<&'static str>, Vec<(i32, i32)>, Vec<usize>);
 
+/// Cells `(column, row)` from 0, named column letter + row number from 1
+/// (`a1`, `b1`, ...): square boards and hex rhombi alike.
+fn letter_grid(width: u32, height: u32) -> (Vec<(i32, i32)>, Vec<String>) {
+    let mut coords = Vec::new();
+    let mut names = Vec::new();
+    for y in 0..height as i32 {
+        for x in 0..width as i32 {
+            coords.push((x, y));
+            names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
+        }
+    }
+    (coords, names)
+}
+
+/// The six axial directions of every hex board, and its three line axes.
+fn hex_geometry(coords: Vec<(i32, i32)>, names: Vec<String>) -> Geometry {
+    (
+        coords,
+        names,
+        vec!["e", "ne", "nw", "w", "sw", "se"],
+        vec![(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
+        vec![0, 1, 5],
+    )
+}
+
 /// A straight run of cells along one axis.
 #[derive(Debug, Clone)]
 pub struct Line {
@@ -157,14 +182,7 @@ impl Board {
                 if width == 0 || height == 0 || width > 26 {
                     return Err("a square board has 1 to 26 files and at least 1 rank".into());
                 }
-                let mut coords = Vec::new();
-                let mut names = Vec::new();
-                for y in 0..height as i32 {
-                    for x in 0..width as i32 {
-                        coords.push((x, y));
-                        names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
-                    }
-                }
+                let (coords, names) = letter_grid(width, height);
                 let (dn, dv, axes) = match neighbours {
                     4 => (
                         vec!["n", "e", "s", "w"],
@@ -185,21 +203,8 @@ impl Board {
                 if width == 0 || height == 0 || width > 26 {
                     return Err("a hex board has 1 to 26 columns and at least 1 row".into());
                 }
-                let mut coords = Vec::new();
-                let mut names = Vec::new();
-                for r in 0..height as i32 {
-                    for q in 0..width as i32 {
-                        coords.push((q, r));
-                        names.push(format!("{}{}", (b'a' + q as u8) as char, r + 1));
-                    }
-                }
-                (
-                    coords,
-                    names,
-                    vec!["e", "ne", "nw", "w", "sw", "se"],
-                    vec![(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
-                    vec![0, 1, 5],
-                )
+                let (coords, names) = letter_grid(width, height);
+                hex_geometry(coords, names)
             }
             Shape::HexHex { side } => {
                 if side == 0 || side > 13 {
@@ -217,13 +222,7 @@ impl Board {
                         names.push(format!("{row}{}", q - qmin + 1));
                     }
                 }
-                (
-                    coords,
-                    names,
-                    vec!["e", "ne", "nw", "w", "sw", "se"],
-                    vec![(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
-                    vec![0, 1, 5],
-                )
+                hex_geometry(coords, names)
             }
         };
         if coords.len() > MAX_CELLS {

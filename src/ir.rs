@@ -11,7 +11,78 @@
 
 use crate::board::{Board, CellId, CellSet};
 use crate::source::{Source, Span};
-pub use crate::syntax::ast::{BinOp, Quant, UnOp, Visibility};
+
+/// Who may see the contents of a zone (everybody always sees its size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Visibility {
+    /// Everybody (the default).
+    Public,
+    /// `owner`: only the player it belongs to.
+    Owner,
+    /// `hidden`: nobody (e.g. a face-down deck).
+    Hidden,
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `not`
+    Not,
+    /// `-`
+    Neg,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `or`
+    Or,
+    /// `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+}
+
+/// Quantifiers: `any x in D: P` and friends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quant {
+    /// `any x in D: P`
+    Any,
+    /// `all x in D: P`
+    All,
+    /// `none x in D: P`
+    None,
+    /// `count x in D[: P]`
+    Count,
+    /// `sum x in D: E`
+    Sum,
+    /// `max x in D: E` (0 for an empty domain)
+    Max,
+    /// `min x in D: E` (0 for an empty domain)
+    Min,
+    /// `collect x in D[: E]`
+    Collect,
+}
 
 /// A local variable's index in the evaluation frame.
 pub type Slot = u16;
@@ -246,178 +317,96 @@ pub enum Expr {
         filter: Option<Box<Expr>>,
         body: Option<Box<Expr>>,
         span: Span,
-        /// Set when the body depends on the cell alone (and the position):
-        /// its answers are cached per cell while the position is unchanged.
-        pred: Option<u16>,
     },
-    /// A quantifier over lines of a quantifier over their cells.
-    LineQuant(Box<LineQuant>, Span),
 }
 
-/// A cell predicate in a form that can be computed for the whole board at
-/// once, as a set: `owner(c) == p`, `kind(c) == k`, `empty(c)`, and their
-/// `and` / `or` / `not`.
-#[derive(Debug, Clone)]
-pub enum CellPred {
-    /// `owner(c) == E` (`E` does not depend on `c`).
-    OwnerIs(Expr),
-    /// `kind(c) == E` (`E` does not depend on `c`).
-    KindIs(Expr),
-    /// `empty(c)`
-    Empty,
-    /// `occupied(c)`
-    Occupied,
-    /// `a and b`
-    And(Box<CellPred>, Box<CellPred>),
-    /// `a or b`
-    Or(Box<CellPred>, Box<CellPred>),
-    /// `not a`
-    Not(Box<CellPred>),
-    /// A constant.
-    Const(bool),
-}
-
-impl CellPred {
-    /// The set form of `e` as a predicate of the cell in `var`, if it has one.
-    pub fn of(e: &Expr, var: Slot) -> Option<CellPred> {
-        fn is_var(e: &Expr, vars: &[Slot]) -> bool {
-            matches!(e, Expr::Local(s, _) if vars.contains(s))
+impl Builtin {
+    /// The type of the result (given the types of the arguments where it
+    /// depends on them: `none` of them does today).
+    pub fn ty(self) -> Ty {
+        use Builtin as B;
+        match self {
+            B::Empty | B::Occupied | B::Off | B::Contains | B::Touches | B::SameShape => Ty::Bool,
+            B::Owner | B::Next => Ty::Player,
+            B::KindOf | B::First | B::Last => Ty::Kind,
+            B::Step | B::CellAt => Ty::Cell,
+            B::Neighbours
+            | B::Pieces
+            | B::AllCells
+            | B::NeighboursOf
+            | B::Singleton
+            | B::LineCells
+            | B::Group
+            | B::Union
+            | B::Intersect
+            | B::Minus => Ty::Cells,
+            B::CountKind
+            | B::CountAll
+            | B::Size
+            | B::Min
+            | B::Max
+            | B::Abs
+            | B::File
+            | B::Rank
+            | B::Ply => Ty::Int,
+            B::Groups => Ty::Groups,
+            B::Placements => Ty::Placements,
+            B::Range => Ty::Ints,
         }
-        fn free_of(e: &Expr, vars: &[Slot]) -> bool {
-            // Reads nothing but globals: no local at all.
-            vars.iter().all(|v| !e.reads_slot(*v)) && e.reads_only(Slot::MAX)
-        }
-        fn go(e: &Expr, vars: &mut Vec<Slot>) -> Option<CellPred> {
-            Some(match e {
-                Expr::Const(Value::Bool(b)) => CellPred::Const(*b),
-                Expr::Unary(UnOp::Not, a) => CellPred::Not(Box::new(go(a, vars)?)),
-                Expr::Binary(BinOp::And, a, b, _) => {
-                    CellPred::And(Box::new(go(a, vars)?), Box::new(go(b, vars)?))
-                }
-                Expr::Binary(BinOp::Or, a, b, _) => {
-                    CellPred::Or(Box::new(go(a, vars)?), Box::new(go(b, vars)?))
-                }
-                Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => {
-                    let (f, x) = match (a.as_ref(), b.as_ref()) {
-                        (Expr::Builtin(f, args, _), x) | (x, Expr::Builtin(f, args, _))
-                            if args.len() == 1 && is_var(&args[0], vars) && free_of(x, vars) =>
-                        {
-                            (*f, x.clone())
-                        }
-                        _ => return None,
-                    };
-                    let p = match f {
-                        Builtin::Owner => CellPred::OwnerIs(x),
-                        Builtin::KindOf => CellPred::KindIs(x),
-                        _ => return None,
-                    };
-                    if *op == BinOp::Ne {
-                        CellPred::Not(Box::new(p))
-                    } else {
-                        p
-                    }
-                }
-                Expr::Builtin(Builtin::Empty, args, _) if is_var(&args[0], vars) => CellPred::Empty,
-                Expr::Builtin(Builtin::Occupied, args, _) if is_var(&args[0], vars) => {
-                    CellPred::Occupied
-                }
-                // A def applied to the cell: its parameter is the cell too.
-                Expr::Inline(binds, body, _) if binds.iter().all(|(_, e)| is_var(e, vars)) => {
-                    let n = vars.len();
-                    vars.extend(binds.iter().map(|(s, _)| *s));
-                    let r = go(body, vars);
-                    vars.truncate(n);
-                    r?
-                }
-                _ => return None,
-            })
-        }
-        go(e, &mut vec![var])
     }
 }
 
-/// `any l in lines(k): all c in l: P(c)` and the other combinations of
-/// `any`/`all`/`none`, with `P` about the cell alone: answered with bit
-/// sets, asking `P` at most once per cell.
-#[derive(Debug, Clone)]
-pub struct LineQuant {
-    /// The quantifier over lines.
-    pub outer: Quant,
-    /// The line ids `start..end`.
-    pub lines: (u32, u32),
-    /// The quantifier over the cells of a line.
-    pub inner: Quant,
-    /// The cached predicate's id.
-    pub pred: u16,
-    /// The slot of the cell variable.
-    pub cell: Slot,
-    /// `P`.
-    pub body: Box<Expr>,
+impl Value {
+    /// The type of a value.
+    pub fn ty(&self) -> Ty {
+        match self {
+            Value::Int(_) => Ty::Int,
+            Value::Bool(_) => Ty::Bool,
+            Value::Cell(_) => Ty::Cell,
+            Value::Player(_) => Ty::Player,
+            Value::Kind(_) => Ty::Kind,
+            Value::Dir(_) => Ty::Dir,
+            Value::Line(_) => Ty::Line,
+            Value::Cells(_) => Ty::Cells,
+            Value::Zone(..) => Ty::Zone,
+            Value::Dirs => Ty::Dirs,
+            Value::Kinds => Ty::Kinds,
+            Value::Players => Ty::Players,
+            Value::Lines(..) => Ty::Lines,
+            Value::Groups(_) => Ty::Groups,
+            Value::Placements(_) => Ty::Placements,
+            Value::Range(..) => Ty::Ints,
+        }
+    }
 }
 
 impl Expr {
-    /// Recognises `Q l in lines(k): Q' c in l: P(c)` (also through a `def`
-    /// taking the line), for [`Expr::Lines`] quantified with a cached
-    /// cell predicate.
-    pub fn line_quant(self) -> Expr {
-        let Expr::Quant { quant, slot, domain, filter: None, body: Some(body), span, pred: None } =
-            self
-        else {
-            return self;
-        };
-        let rebuild = |domain, body| Expr::Quant {
-            quant,
-            slot,
-            domain,
-            filter: None,
-            body: Some(body),
-            span,
-            pred: None,
-        };
-        let (Expr::Lines(a, b), true) =
-            (&*domain, matches!(quant, Quant::Any | Quant::All | Quant::None))
-        else {
-            return rebuild(domain, body);
-        };
-        let (a, b) = (*a, *b);
-        // The body, possibly through an inlined def whose one parameter is the line.
-        let (line_slots, inner): (Vec<Slot>, &Expr) = match &*body {
-            Expr::Inline(binds, inner, _)
-                if binds.len() == 1 && matches!(binds[0].1, Expr::Local(s, _) if s == slot) =>
-            {
-                (vec![slot, binds[0].0], &**inner)
-            }
-            other => (vec![slot], other),
-        };
-        let found = match inner {
-            Expr::Quant {
-                quant: iq,
-                slot: cs,
-                domain: idom,
-                filter: None,
-                body: Some(ib),
-                pred: Some(p),
-                ..
-            } if matches!(iq, Quant::Any | Quant::All | Quant::None)
-                && matches!(&**idom, Expr::Local(s, _) if line_slots.contains(s)) =>
-            {
-                Some(LineQuant {
-                    outer: quant,
-                    lines: (a, b),
-                    inner: *iq,
-                    pred: *p,
-                    cell: *cs,
-                    body: ib.clone(),
-                })
-            }
-            _ => None,
-        };
-        match found {
-            Some(lq) => Expr::LineQuant(Box::new(lq), span),
-            None => rebuild(domain, body),
+    /// The type of this expression; `slot_tys` is [`Game::slot_tys`].
+    /// Every node's type follows from its form and its children, so the
+    /// checked IR carries types without storing them in each node.
+    pub fn ty(&self, slot_tys: &[Ty]) -> Ty {
+        match self {
+            Expr::Const(v) => v.ty(),
+            Expr::Local(s, _) => slot_tys.get(*s as usize).copied().unwrap_or(Ty::Error),
+            Expr::Me => Ty::Player,
+            Expr::Unary(UnOp::Not, _) => Ty::Bool,
+            Expr::Unary(UnOp::Neg, _) => Ty::Int,
+            Expr::Binary(op, ..) => match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
+                _ => Ty::Bool,
+            },
+            Expr::Builtin(f, ..) => f.ty(),
+            Expr::Prop(..) => Ty::Int,
+            Expr::Zone(..) => Ty::Zone,
+            Expr::Lines(..) => Ty::Lines,
+            Expr::Inline(_, body, _) => body.ty(slot_tys),
+            Expr::Quant { quant, .. } => match quant {
+                Quant::Any | Quant::All | Quant::None => Ty::Bool,
+                Quant::Count | Quant::Sum | Quant::Max | Quant::Min => Ty::Int,
+                Quant::Collect => Ty::Cells,
+            },
         }
     }
-
     /// Calls `f` on each expression directly inside this one.
     pub fn children(&self, f: &mut dyn FnMut(&Expr)) {
         match self {
@@ -446,7 +435,6 @@ impl Expr {
                     f(x);
                 }
             }
-            Expr::LineQuant(lq, _) => f(&lq.body),
         }
     }
 
@@ -482,12 +470,6 @@ impl Expr {
                     bound.truncate(n);
                     ok
                 }
-                Expr::LineQuant(lq, _) => {
-                    bound.push(lq.cell);
-                    let ok = go(&lq.body, bound);
-                    bound.pop();
-                    ok
-                }
                 Expr::Quant { slot, domain, filter, body, .. } => {
                     if !go(domain, bound) {
                         return false;
@@ -511,8 +493,7 @@ impl Expr {
             | Expr::Prop(_, _, s)
             | Expr::Inline(_, _, s)
             | Expr::Binary(_, _, _, s)
-            | Expr::Quant { span: s, .. }
-            | Expr::LineQuant(_, s) => *s,
+            | Expr::Quant { span: s, .. } => *s,
             _ => Span::default(),
         }
     }
@@ -525,8 +506,7 @@ impl Expr {
             | Expr::Prop(_, _, s)
             | Expr::Inline(_, _, s)
             | Expr::Binary(_, _, _, s)
-            | Expr::Quant { span: s, .. }
-            | Expr::LineQuant(_, s) => *s = at,
+            | Expr::Quant { span: s, .. } => *s = at,
             _ => {}
         }
         self
@@ -676,10 +656,6 @@ pub struct Game {
     pub placements: Vec<Vec<CellSet>>,
     /// Number of sequences (instances of ordered zones) a state holds.
     pub sequences: usize,
-    /// Number of cached cell predicates (see `Expr::Quant::pred`).
-    pub preds: usize,
-    /// For each cached predicate: its whole-board set form, if it has one.
-    pub pred_sets: Vec<Option<CellPred>>,
     /// `def score(p)`, if the game has one: its parameter slot and body.
     pub score: Option<(Slot, Expr)>,
     /// Warnings found while checking (e.g. a def that is never used).
@@ -690,6 +666,8 @@ pub struct Game {
     pub sites: Vec<Site>,
     /// Size of the evaluation frame.
     pub slots: usize,
+    /// The type of every local slot (each slot is bound once, to one type).
+    pub slot_tys: Vec<Ty>,
 }
 
 impl Game {

@@ -98,7 +98,7 @@ impl<'a> Checker<'a> {
             ExprKind::Unary(op, a) => {
                 let want = if *op == ast::UnOp::Not { Ty::Bool } else { Ty::Int };
                 let a = self.expect(a, want);
-                (Expr::Unary(*op, Box::new(a)), want)
+                (Expr::Unary(super::unop(*op), Box::new(a)), want)
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
             ExprKind::Quant { quant, var, domain, filter, body } => {
@@ -142,26 +142,14 @@ impl<'a> Checker<'a> {
                     (Quant::Collect, _) => Ty::Cells,
                     _ => Ty::Bool,
                 };
-                // A body about the cell alone can be cached per cell.
-                let pred = (el == Ty::Cell
-                    && filter.is_none()
-                    && matches!(quant, Quant::Any | Quant::All | Quant::None)
-                    && body_ir.as_deref().is_some_and(|b| b.reads_only(slot)))
-                .then(|| {
-                    let set = body_ir.as_deref().and_then(|b| crate::ir::CellPred::of(b, slot));
-                    self.pred_sets.push(set);
-                    (self.pred_sets.len() - 1) as u16
-                });
                 let q = Expr::Quant {
-                    quant: *quant,
+                    quant: super::quant(*quant),
                     slot,
                     domain: Box::new(d),
                     filter,
                     body: body_ir,
                     span: e.span,
-                    pred,
-                }
-                .line_quant();
+                };
                 (q, ty)
             }
         }
@@ -535,7 +523,7 @@ impl<'a> Checker<'a> {
     }
 
     fn binary(&mut self, op: B, a: &'a ast::Expr, b: &'a ast::Expr, span: Span) -> Checked {
-        let mk = |x, y| Expr::Binary(op, Box::new(x), Box::new(y), span);
+        let mk = |x, y| Expr::Binary(super::binop(op), Box::new(x), Box::new(y), span);
         match op {
             B::Or | B::And => {
                 let x = self.expect(a, Ty::Bool);

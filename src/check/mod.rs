@@ -81,7 +81,8 @@ struct Checker<'a> {
     expanding: Vec<String>,
     sites: Vec<ir::Site>,
     in_turn: bool,
-    pred_sets: Vec<Option<ir::CellPred>>,
+    /// The type of every slot handed out so far.
+    slot_tys: Vec<Ty>,
     /// Global names used somewhere (for "never used" warnings).
     used: BTreeSet<String>,
 }
@@ -112,13 +113,14 @@ impl<'a> Checker<'a> {
         self.globals.insert(name.name.clone(), (g, name.span));
     }
 
-    fn slot(&mut self) -> Slot {
+    fn slot(&mut self, ty: Ty) -> Slot {
         self.next_slot += 1;
+        self.slot_tys.push(ty);
         (self.next_slot - 1) as Slot
     }
 
     fn bind(&mut self, name: &str, ty: Ty) -> Slot {
-        let s = self.slot();
+        let s = self.slot(ty);
         if let Some(scope) = self.scopes.last_mut() {
             scope.push((name.to_string(), s, ty));
         }
@@ -212,8 +214,6 @@ impl<'a> Checker<'a> {
         }
         Ok(ir::Game {
             piece_codes,
-            preds: self.pred_sets.len(),
-            pred_sets: std::mem::take(&mut self.pred_sets),
             source: source.clone(),
             name: sec.name.unwrap_or_else(|| source.name.clone()),
             players: std::mem::take(&mut self.players),
@@ -233,6 +233,7 @@ impl<'a> Checker<'a> {
             warnings,
             sites: std::mem::take(&mut self.sites),
             slots: self.next_slot,
+            slot_tys: std::mem::take(&mut self.slot_tys),
         })
     }
 
@@ -436,7 +437,7 @@ impl<'a> Checker<'a> {
                         name: n.name.clone(),
                         per_player: *per_player,
                         ordered: *ordered,
-                        visibility: *visibility,
+                        visibility: visibility_of(*visibility),
                         seq_base: 0,
                     });
                     self.declare(n, Global::Zone((self.zones.len() - 1) as u16));
@@ -723,4 +724,55 @@ fn distance(a: &str, b: &str) -> usize {
         prev = cur;
     }
     prev[b.len()]
+}
+
+/// The IR's operators are its own types (the IR does not depend on the AST).
+fn binop(op: ast::BinOp) -> ir::BinOp {
+    use ast::BinOp as A;
+    use ir::BinOp as I;
+    match op {
+        A::Or => I::Or,
+        A::And => I::And,
+        A::Eq => I::Eq,
+        A::Ne => I::Ne,
+        A::Lt => I::Lt,
+        A::Le => I::Le,
+        A::Gt => I::Gt,
+        A::Ge => I::Ge,
+        A::Add => I::Add,
+        A::Sub => I::Sub,
+        A::Mul => I::Mul,
+        A::Div => I::Div,
+        A::Rem => I::Rem,
+    }
+}
+
+fn unop(op: ast::UnOp) -> ir::UnOp {
+    match op {
+        ast::UnOp::Not => ir::UnOp::Not,
+        ast::UnOp::Neg => ir::UnOp::Neg,
+    }
+}
+
+fn quant(q: ast::Quant) -> ir::Quant {
+    use ast::Quant as A;
+    use ir::Quant as I;
+    match q {
+        A::Any => I::Any,
+        A::All => I::All,
+        A::None => I::None,
+        A::Count => I::Count,
+        A::Sum => I::Sum,
+        A::Max => I::Max,
+        A::Min => I::Min,
+        A::Collect => I::Collect,
+    }
+}
+
+fn visibility_of(v: ast::Visibility) -> ir::Visibility {
+    match v {
+        ast::Visibility::Public => ir::Visibility::Public,
+        ast::Visibility::Owner => ir::Visibility::Owner,
+        ast::Visibility::Hidden => ir::Visibility::Hidden,
+    }
 }

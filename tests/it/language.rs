@@ -193,16 +193,6 @@ fn exploding_choice_trees_stop_with_an_error_naming_the_decision() {
 }
 
 #[test]
-fn line_checks_get_their_fast_form() {
-    // `any l in lines(k): all x in l: owner(x) == me` is answered with bit
-    // sets computed for the whole board (a speed regression guard).
-    for name in ["tictactoe.game", "connect4.game", "boop.game"] {
-        let g = crate::game(name);
-        assert!(g.pred_sets.iter().any(Option::is_some), "{name}");
-    }
-}
-
-#[test]
 fn counting_members_of_a_set_or_line() {
     // `count x in S where contains(T, x)`, with T a set or a line.
     let g = g(

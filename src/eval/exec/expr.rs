@@ -1,13 +1,11 @@
-//! Evaluating expressions, with typed fast paths for the hot forms
-//! (conditions, cells, numbers), cached cell predicates and bit-set line
-//! quantifiers.
+//! Evaluating expressions: a plain tree walk, the reference semantics the
+//! compiled evaluator (`crate::compile`) is checked against. The typed
+//! helpers (`truth`, `int`, `cell`, ...) only avoid building `Value`s.
 
-use super::{bug, minus, next_cell, union, Exec, PredCache, Res};
+use super::{bug, minus, next_cell, union, Exec, Res};
 use crate::board::{CellId, CellSet, NO_CELL};
 use crate::eval::RunError;
-use crate::ir::{
-    BinOp, Builtin, CellPred, Expr, LineQuant, Quant, Slot, UnOp, Value, NONE16, NONE8,
-};
+use crate::ir::{BinOp, Builtin, Expr, Quant, Slot, UnOp, Value, NONE16, NONE8};
 use crate::source::Span;
 
 impl Exec<'_, '_> {
@@ -74,7 +72,6 @@ impl Exec<'_, '_> {
             },
             Expr::Unary(UnOp::Not, a) => Ok(!self.truth(a)?),
             Expr::Const(Value::Bool(b)) => Ok(*b),
-            Expr::LineQuant(lq, _) => self.line_quant(lq),
             Expr::Builtin(Builtin::Empty, args, _) => {
                 let c = self.cell(&args[0])?;
                 Ok(c != NO_CELL && self.st.data[c as usize] == 0)
@@ -96,134 +93,13 @@ impl Exec<'_, '_> {
                 domain,
                 filter,
                 body,
-                pred,
                 ..
-            } => self.decide(*q, *slot, domain, filter.as_deref(), body.as_deref(), *pred),
+            } => self.decide(*q, *slot, domain, filter.as_deref(), body.as_deref()),
             _ => match self.eval(e)? {
                 Value::Bool(b) => Ok(b),
                 _ => Err(bug(Span::default())),
             },
         }
-    }
-
-    /// Starts predicate `p`'s answers afresh for this position: the whole
-    /// board at once if the predicate has a set form (worth it when many
-    /// lines will ask), else cell by cell later.
-    fn refresh_pred(&mut self, p: usize) -> Res<()> {
-        let epoch = self.frame.epoch;
-        let g = self.g;
-        self.frame.preds[p] = match &g.pred_sets[p] {
-            Some(cp) => {
-                let yes = self.pred_set(cp)?;
-                PredCache { epoch, known: g.board.all(), yes }
-            }
-            None => PredCache { epoch, ..PredCache::default() },
-        };
-        Ok(())
-    }
-
-    /// The cells of the board that satisfy a set-form predicate.
-    fn pred_set(&mut self, cp: &CellPred) -> Res<CellSet> {
-        let g = self.g;
-        let all = g.board.all();
-        let scan = |this: &Self, f: &dyn Fn(u16) -> bool| {
-            let mut s = CellSet::EMPTY;
-            for c in 0..g.board.len() as CellId {
-                if f(this.st.data[c as usize]) {
-                    s.insert(c);
-                }
-            }
-            s
-        };
-        Ok(match cp {
-            CellPred::Const(true) => all,
-            CellPred::Const(false) => CellSet::EMPTY,
-            CellPred::Empty => scan(self, &|v| v == 0),
-            CellPred::Occupied => scan(self, &|v| v != 0),
-            CellPred::OwnerIs(x) => match self.small(x)? {
-                Value::Player(NONE8) => scan(self, &|v| v == 0),
-                Value::Player(p) => scan(self, &|v| v != 0 && g.piece_codes[v as usize].0 == p),
-                _ => return Err(bug(Span::default())),
-            },
-            CellPred::KindIs(x) => match self.small(x)? {
-                Value::Kind(NONE16) => scan(self, &|v| v == 0),
-                Value::Kind(k) => scan(self, &|v| v != 0 && g.piece_codes[v as usize].1 == k),
-                _ => return Err(bug(Span::default())),
-            },
-            CellPred::And(a, b) => {
-                let x = self.pred_set(a)?;
-                let y = self.pred_set(b)?;
-                minus(x, minus(x, y))
-            }
-            CellPred::Or(a, b) => union(self.pred_set(a)?, self.pred_set(b)?),
-            CellPred::Not(a) => minus(all, self.pred_set(a)?),
-        })
-    }
-
-    /// `Q l in lines(k): Q' c in l: P(c)` with bit sets: `P` is asked once
-    /// per cell of the lines looked at, while the position is unchanged.
-    pub(super) fn line_quant(&mut self, lq: &LineQuant) -> Res<bool> {
-        let g = self.g;
-        let epoch = self.frame.epoch;
-        let p = lq.pred as usize;
-        if self.frame.preds[p].epoch != epoch {
-            self.refresh_pred(p)?;
-        }
-        // Every answer known (a set-form predicate): bit tests only.
-        let cache = self.frame.preds[p];
-        if cache.known == g.board.all() {
-            let decide = |hits_empty: bool, full: bool| match lq.inner {
-                Quant::All => full,
-                Quant::Any => !hits_empty,
-                _ => hits_empty,
-            };
-            let (a, b) = (lq.lines.0 as usize, lq.lines.1 as usize);
-            let inner_of = |l: usize| -> bool {
-                match g.board.line_masks.get(l) {
-                    // Boards of up to 64 cells: one word per line.
-                    Some(&m) => {
-                        let y = cache.yes.0[0];
-                        decide(m & y == 0, m & !y == 0)
-                    }
-                    None => {
-                        let set = g.board.lines[l].set;
-                        let hits = minus(set, minus(set, cache.yes));
-                        decide(hits.is_empty(), hits == set)
-                    }
-                }
-            };
-            return Ok(match lq.outer {
-                Quant::Any => (a..b).any(inner_of),
-                Quant::All => (a..b).all(inner_of),
-                _ => !(a..b).any(inner_of),
-            });
-        }
-        for l in lq.lines.0..lq.lines.1 {
-            let set = g.board.lines[l as usize].set;
-            let known = self.frame.preds[p].known;
-            for c in minus(set, known).iter() {
-                self.frame.slots[lq.cell as usize] = Value::Cell(c);
-                let t = self.truth(&lq.body)?;
-                let cache = &mut self.frame.preds[p];
-                cache.known.insert(c);
-                if t {
-                    cache.yes.insert(c);
-                }
-            }
-            let yes = self.frame.preds[p].yes;
-            let inner = match lq.inner {
-                Quant::All => minus(set, yes).is_empty(),
-                Quant::Any => !minus(set, minus(set, yes)).is_empty(),
-                _ => minus(set, minus(set, yes)).is_empty(),
-            };
-            match lq.outer {
-                Quant::Any if inner => return Ok(true),
-                Quant::All if !inner => return Ok(false),
-                Quant::None if inner => return Ok(false),
-                _ => {}
-            }
-        }
-        Ok(lq.outer != Quant::Any)
     }
 
     /// `any` / `all` / `none`, stopping at the first element that decides.
@@ -234,75 +110,20 @@ impl Exec<'_, '_> {
         domain: &Expr,
         filter: Option<&Expr>,
         body: Option<&Expr>,
-        pred: Option<u16>,
     ) -> Res<bool> {
         let g = self.g;
         let d = self.eval(domain)?;
-        if let Some(p) = pred {
-            // Cell by cell here: the sets asked about are usually small.
-            let epoch = self.frame.epoch;
-            if self.frame.preds[p as usize].epoch != epoch {
-                self.frame.preds[p as usize] = PredCache { epoch, ..PredCache::default() };
-            }
-            // A set of cells: ask the predicate for the cells not known yet,
-            // then answer with set operations.
-            let set = match d {
-                Value::Cells(set) => Some(set),
-                Value::Line(l) => Some(g.board.lines[l as usize].set),
-                _ => None,
-            };
-            if let (Some(set), Some(body), None) = (set, body, filter) {
-                let known = self.frame.preds[p as usize].known;
-                for c in minus(set, known).iter() {
-                    self.frame.slots[slot as usize] = Value::Cell(c);
-                    let t = self.truth(body)?;
-                    let cache = &mut self.frame.preds[p as usize];
-                    cache.known.insert(c);
-                    if t {
-                        cache.yes.insert(c);
-                    }
-                }
-                let yes = self.frame.preds[p as usize].yes;
-                let hits = minus(set, minus(set, yes));
-                return Ok(match q {
-                    Quant::All => hits == set,
-                    Quant::Any => !hits.is_empty(),
-                    _ => hits.is_empty(),
-                });
-            }
-        }
         // Returns Some(answer) when this element decides the quantifier.
         let step = |this: &mut Self, v: Value| -> Res<Option<bool>> {
-            // A cached cell predicate: each cell is asked once per position.
-            let cached = match (pred, v) {
-                (Some(p), Value::Cell(c)) => {
-                    let cache = &this.frame.preds[p as usize];
-                    cache.known.contains(c).then(|| cache.yes.contains(c))
+            this.frame.slots[slot as usize] = v;
+            if let Some(f) = filter {
+                if !this.truth(f)? {
+                    return Ok(None);
                 }
-                _ => None,
-            };
-            let t = match cached {
-                Some(t) => t,
-                None => {
-                    this.frame.slots[slot as usize] = v;
-                    if let Some(f) = filter {
-                        if !this.truth(f)? {
-                            return Ok(None);
-                        }
-                    }
-                    let t = match body {
-                        Some(b) => this.truth(b)?,
-                        None => true,
-                    };
-                    if let (Some(p), Value::Cell(c)) = (pred, v) {
-                        let cache = &mut this.frame.preds[p as usize];
-                        cache.known.insert(c);
-                        if t {
-                            cache.yes.insert(c);
-                        }
-                    }
-                    t
-                }
+            }
+            let t = match body {
+                Some(b) => this.truth(b)?,
+                None => true,
             };
             Ok(match q {
                 Quant::Any if t => Some(true),
@@ -479,7 +300,6 @@ impl Exec<'_, '_> {
 
     pub(super) fn eval(&mut self, e: &Expr) -> Res<Value> {
         Ok(match e {
-            Expr::LineQuant(lq, _) => Value::Bool(self.line_quant(lq)?),
             Expr::Const(v) => *v,
             Expr::Local(s, _) => self.frame.slots[*s as usize],
             Expr::Me => Value::Player(self.st.current),
@@ -507,28 +327,6 @@ impl Exec<'_, '_> {
             }
             Expr::Quant { quant, slot, domain, filter, body, .. } => {
                 let d = self.eval(domain)?;
-                // `count x in S where contains(T, x)` is the size of S ∩ T.
-                if let (Quant::Count, None, Some(Expr::Builtin(Builtin::Contains, args, _))) =
-                    (quant, body, filter.as_deref())
-                {
-                    if matches!(&args[1], Expr::Local(s, _) if s == slot)
-                        && !args[0].reads_slot(*slot)
-                    {
-                        let s = match d {
-                            Value::Cells(s) => Some(s),
-                            Value::Line(l) => Some(self.g.board.lines[l as usize].set),
-                            _ => None,
-                        };
-                        let t = match self.eval(&args[0])? {
-                            Value::Cells(t) => Some(t),
-                            Value::Line(l) => Some(self.g.board.lines[l as usize].set),
-                            _ => None,
-                        };
-                        if let (Some(s), Some(t)) = (s, t) {
-                            return Ok(Value::Int(minus(s, minus(s, t)).len() as i64));
-                        }
-                    }
-                }
                 let mut i = 0;
                 let mut acc: i64 = 0;
                 let mut set = CellSet::EMPTY;

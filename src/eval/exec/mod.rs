@@ -42,24 +42,15 @@ pub struct Exec<'g, 's> {
     steps: u32,
 }
 
-/// The reusable memory of runs: local slots and cached predicate answers.
+/// The reusable memory of runs: local slots and the groups cache.
 #[derive(Debug, Clone)]
 pub struct Frame {
     /// Local variables.
     pub slots: Vec<Value>,
-    preds: Vec<PredCache>,
     /// Each player's groups, valid while the epoch is unchanged.
     groups: Vec<(u32, Vec<CellSet>)>,
     /// Changes whenever the position may have changed.
     epoch: u32,
-}
-
-/// Answers of one cell predicate, valid while the epoch is unchanged.
-#[derive(Debug, Clone, Copy, Default)]
-struct PredCache {
-    epoch: u32,
-    known: CellSet,
-    yes: CellSet,
 }
 
 impl Frame {
@@ -67,7 +58,6 @@ impl Frame {
     pub fn new(g: &Game) -> Frame {
         Frame {
             slots: vec![Value::Int(0); g.slots],
-            preds: vec![PredCache::default(); g.preds],
             groups: vec![(0, Vec::new()); g.players.len()],
             epoch: 0,
         }

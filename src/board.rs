@@ -269,6 +269,17 @@ impl Board {
         self.names.is_empty()
     }
 
+    /// Words per cell set on this board for the compiled evaluator: 1 up to
+    /// 64 cells, 2 up to 128, 4 beyond; 0 without a board.
+    pub fn set_words(&self) -> usize {
+        match self.len() {
+            0 => 0,
+            1..=64 => 1,
+            65..=128 => 2,
+            _ => 4,
+        }
+    }
+
     /// Number of directions (4, 6 or 8).
     pub fn dirs(&self) -> usize {
         self.dir_vecs.len()

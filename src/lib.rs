@@ -34,8 +34,10 @@
 
 pub mod board;
 pub mod check;
+pub mod compile;
 pub mod diag;
 pub mod eval;
+mod game;
 pub mod ir;
 pub mod rng;
 pub mod source;
@@ -44,14 +46,5 @@ pub mod wire;
 
 pub use diag::{Diagnostics, Problem};
 pub use eval::{perft, playout, render, Move, MoveError, Outcome, Playout, RunError, State, Turn};
-pub use ir::Game;
+pub use game::Game;
 pub use source::{Source, Span};
-
-impl Game {
-    /// Parses and checks a game text. `overrides` replace parameter values
-    /// (`--set name=value`). All problems of the file are returned together.
-    pub fn load(source: &Source, overrides: &[(String, i64)]) -> Result<Game, Diagnostics> {
-        let file = syntax::parse(source).map_err(|p| Diagnostics::new(p, source))?;
-        check::check(&file, source, overrides).map_err(|p| Diagnostics::new(p, source))
-    }
-}

@@ -15,7 +15,8 @@
 //! ```
 
 use crate::eval::{Move, Outcome, State};
-use crate::ir::{Game, Visibility};
+use crate::ir::Visibility;
+use crate::Game;
 use serde::{Deserialize, Serialize};
 
 /// A position with names instead of ids.
@@ -82,7 +83,7 @@ impl MoveRepr {
 
 impl StateRepr {
     /// The representation of a state.
-    pub fn new(g: &Game, s: &State) -> StateRepr {
+    pub fn new(g: &crate::ir::Game, s: &State) -> StateRepr {
         let mut pieces = Vec::new();
         for c in 0..g.board.len() as u16 {
             if let Some((p, k)) = s.piece(g, c) {
@@ -404,7 +405,7 @@ pub struct ZoneView {
 }
 
 /// The observation of `viewer` (see [`Observation`]).
-pub fn observe(g: &Game, s: &State, viewer: Viewer) -> Observation {
+pub fn observe(g: &crate::ir::Game, s: &State, viewer: Viewer) -> Observation {
     let full = StateRepr::new(g, s);
     let mut zones = Vec::new();
     for (z, zone) in g.zones.iter().enumerate() {

@@ -9,8 +9,8 @@
 //! there.
 
 use super::{Move, Outcome, RunError, State};
-use crate::ir::Game;
 use crate::rng::Rng;
+use crate::Game;
 
 /// How the engine chooses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 use super::exec::{Exec, Explain, Flow, Frame, Step, Why};
 use super::notation::{choice_matches, choice_text};
 use super::{Choice, Move, RunError, State};
-use crate::ir::Game;
+use crate::Game;
 
 /// What became of a typed move.
 #[derive(Debug, Clone)]

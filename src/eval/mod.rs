@@ -19,44 +19,50 @@
 //! and players, direction order for directions and start-cell order for
 //! lines.
 
+/// Runs `$body` with `$p` bound to the game's compiled program at its width.
+macro_rules! with_program {
+    ($g:expr, $p:ident => $body:expr) => {
+        match $g.program() {
+            crate::compile::Compiled::W1(prog) => {
+                let $p = &**prog;
+                $body
+            }
+            crate::compile::Compiled::W2(prog) => {
+                let $p = &**prog;
+                $body
+            }
+            crate::compile::Compiled::W4(prog) => {
+                let $p = &**prog;
+                $body
+            }
+        }
+    };
+}
+
 mod engine;
 mod exec;
 mod explain;
+pub mod machine;
 mod notation;
 mod playout;
+pub mod reference;
 mod render;
+pub mod search;
 
 pub use engine::{monte_carlo, Engine};
 pub use exec::{Step, Why};
 pub use explain::{explain, Attempt, Verdict};
 pub use notation::MoveError;
 pub use notation::{play_sequence, value_text, SequenceError};
-pub use playout::{playout, Playout};
+pub use playout::{playout, playout_recorded, Playout};
 pub use render::{player_tags, render, render_for};
 
 use crate::board::NO_CELL;
+use crate::compile::Program;
 use crate::diag::Problem;
-use crate::ir::{Game, Value};
+use crate::ir::Value;
 use crate::source::Span;
-use exec::{Exec, Flow, Frame};
-
-/// Where complete turns go: into a move list, or just counted.
-enum Sink<'a> {
-    Moves(&'a mut Vec<Move>),
-    Count(&'a mut u64),
-}
-
-/// The reusable working memory of move generation.
-struct Search {
-    /// The choices made so far.
-    prefix: Vec<Choice>,
-    frame: Frame,
-    options: Vec<Choice>,
-    /// The state each run works on (overwritten before every run).
-    scratch: State,
-    /// Choices that may still be explored.
-    budget: u32,
-}
+use crate::Game;
 
 /// Most nodes of one turn's choice tree that move generation explores.
 pub const NODE_LIMIT: u32 = 2_000_000;
@@ -83,7 +89,7 @@ impl Outcome {
     }
 
     /// Human-readable result, e.g. `White wins`.
-    pub fn describe(self, g: &Game) -> String {
+    pub fn describe(self, g: &crate::ir::Game) -> String {
         match self {
             Outcome::Win(p) => format!("{} wins", g.players[p as usize]),
             Outcome::Draw => "draw".to_string(),
@@ -128,7 +134,7 @@ pub struct RunError {
 
 impl RunError {
     /// The error as a diagnostic on the game's source.
-    pub fn to_problem(&self, g: &Game) -> Problem {
+    pub fn to_problem(&self, g: &crate::ir::Game) -> Problem {
         Problem::new("tabula::run", "a rule failed while running", self.span, self.message.clone())
             .help("this is a problem in the game file, not in the move")
             .with_source(&g.source)
@@ -148,6 +154,9 @@ impl std::error::Error for RunError {}
 pub struct State {
     /// Board cells (0 = empty, else `1 + owner * kinds + kind`), then zone counters.
     pub(crate) data: Box<[u16]>,
+    /// Occupancy bit sets, kept in step with the cells: one set per player,
+    /// then one per kind, [`crate::board::Board::set_words`] words each.
+    pub(crate) bits: Box<[u64]>,
     /// The contents of ordered zones, first to last.
     pub(crate) seqs: Vec<Vec<u16>>,
     /// The engine's random state, used by `shuffle`.
@@ -170,9 +179,11 @@ pub enum Turn {
 
 impl State {
     /// The empty position before `setup` runs: first player to move.
-    pub fn empty(g: &Game) -> State {
+    pub fn empty(g: &crate::ir::Game) -> State {
         State {
             data: vec![0; g.board.len() + g.counters()].into_boxed_slice(),
+            bits: vec![0; g.board.set_words() * (g.players.len() + g.kinds.len())]
+                .into_boxed_slice(),
             seqs: vec![Vec::new(); g.sequences],
             rng: 0,
             current: 0,
@@ -193,23 +204,7 @@ impl State {
     pub fn initial_seeded(g: &Game, seed: u64) -> Result<State, RunError> {
         let mut s = State::empty(g);
         s.rng = crate::rng::Rng::new(seed).next_u64();
-        let mut slots = Frame::new(g);
-        let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
-        match ex.run(&g.setup)? {
-            Flow::Fail(span) => {
-                return Err(RunError {
-                    message: "setup could not be carried out (an effect was impossible)".into(),
-                    span,
-                })
-            }
-            Flow::Pause => {
-                return Err(RunError {
-                    message: "setup cannot ask for decisions".into(),
-                    span: Span::default(),
-                })
-            }
-            Flow::Next | Flow::End => {}
-        }
+        with_program!(g, p => search::run_plain(p, &p.setup, &mut s, "setup"))?;
         Ok(s)
     }
 
@@ -233,7 +228,7 @@ impl State {
     }
 
     /// The piece on a cell: `(owner, kind)`.
-    pub fn piece(&self, g: &Game, cell: u16) -> Option<(u8, u16)> {
+    pub fn piece(&self, g: &crate::ir::Game, cell: u16) -> Option<(u8, u16)> {
         let v = *self.data.get(cell as usize)?;
         if v == 0 || cell == NO_CELL {
             return None;
@@ -243,19 +238,59 @@ impl State {
     }
 
     /// Puts a piece on a cell (or empties it). For setting up positions.
-    pub fn set_piece(&mut self, g: &Game, cell: u16, piece: Option<(u8, u16)>) {
-        if let Some(slot) = self.data.get_mut(cell as usize) {
-            *slot = piece.map_or(0, |(p, k)| 1 + p as u16 * g.kinds.len() as u16 + k);
+    pub fn set_piece(&mut self, g: &crate::ir::Game, cell: u16, piece: Option<(u8, u16)>) {
+        if (cell as usize) < g.board.len() {
+            self.put(g, cell, piece.map_or(0, |(p, k)| 1 + p as u16 * g.kinds.len() as u16 + k));
+        }
+    }
+
+    /// Writes board code `code` on cell `c` (on the board), keeping the
+    /// occupancy sets in step. Every change of a cell goes through here
+    /// (or through [`State::put_w`], its fixed-width twin).
+    pub(crate) fn put(&mut self, g: &crate::ir::Game, c: u16, code: u16) {
+        match g.board.set_words() {
+            1 => self.put_w::<1>(g.kinds.len() as u16, g.players.len(), c, code),
+            2 => self.put_w::<2>(g.kinds.len() as u16, g.players.len(), c, code),
+            _ => self.put_w::<4>(g.kinds.len() as u16, g.players.len(), c, code),
+        }
+    }
+
+    /// [`State::put`] for boards whose sets are `W` words.
+    #[inline(always)]
+    pub(crate) fn put_w<const W: usize>(&mut self, kinds: u16, players: usize, c: u16, code: u16) {
+        let old = self.data[c as usize];
+        self.data[c as usize] = code;
+        let (word, bit) = ((c >> 6) as usize, 1u64 << (c & 63));
+        if word >= W {
+            return;
+        }
+        if old != 0 {
+            let (p, k) = ((old - 1) / kinds, (old - 1) % kinds);
+            if let Some(w) = self.bits.get_mut(p as usize * W + word) {
+                *w &= !bit;
+            }
+            if let Some(w) = self.bits.get_mut((players + k as usize) * W + word) {
+                *w &= !bit;
+            }
+        }
+        if code != 0 {
+            let (p, k) = ((code - 1) / kinds, (code - 1) % kinds);
+            if let Some(w) = self.bits.get_mut(p as usize * W + word) {
+                *w |= bit;
+            }
+            if let Some(w) = self.bits.get_mut((players + k as usize) * W + word) {
+                *w |= bit;
+            }
         }
     }
 
     /// How many pieces of `kind` are in zone `zone` of `player`.
-    pub fn count(&self, g: &Game, zone: u16, player: u8, kind: u16) -> u16 {
+    pub fn count(&self, g: &crate::ir::Game, zone: u16, player: u8, kind: u16) -> u16 {
         self.data[g.board.len() + g.counter(zone, player, kind)]
     }
 
     /// Sets a zone counter. For setting up positions.
-    pub fn set_count(&mut self, g: &Game, zone: u16, player: u8, kind: u16, n: u16) {
+    pub fn set_count(&mut self, g: &crate::ir::Game, zone: u16, player: u8, kind: u16, n: u16) {
         let i = g.board.len() + g.counter(zone, player, kind);
         self.data[i] = n;
     }
@@ -266,7 +301,7 @@ impl State {
     }
 
     /// The contents of an ordered zone, first to last.
-    pub fn sequence(&self, g: &Game, zone: u16, player: u8) -> &[u16] {
+    pub fn sequence(&self, g: &crate::ir::Game, zone: u16, player: u8) -> &[u16] {
         &self.seqs[g.sequence(zone, player)]
     }
 
@@ -277,15 +312,7 @@ impl State {
 
     /// Player `p`'s score by the game's `def score(p)`, if it has one.
     pub fn score(&self, g: &Game, p: u8) -> Result<Option<i64>, RunError> {
-        let Some((slot, e)) = &g.score else { return Ok(None) };
-        let mut slots = Frame::new(g);
-        slots.slots[*slot as usize] = Value::Player(p);
-        let mut s = self.clone();
-        let mut ex = Exec::new(g, &mut s, &mut slots, &[]);
-        match ex.eval_expr(e)? {
-            Value::Int(n) => Ok(Some(n)),
-            _ => Ok(None),
-        }
+        with_program!(g, prog => score_w(prog, self, p))
     }
 
     /// The engine's random state (decides future shuffles).
@@ -309,66 +336,21 @@ impl State {
         if self.outcome.is_some() {
             return Ok(self.outcome);
         }
-        let mut moves = Vec::new();
-        self.turn_moves(g, &mut moves)?;
-        if !moves.is_empty() {
-            return Ok(None);
-        }
-        Ok(self.stuck(g)?.outcome)
+        with_program!(g, p => {
+            if has_move_w(p, self)? {
+                return Ok(None);
+            }
+            Ok(stuck_w(p, self)?.outcome)
+        })
     }
 
-    /// Runs `on no moves` on a copy: the resulting state (a pass or an
-    /// ending). A pass when no player at all has a move ends the game
-    /// instead, with the result of `at end` (a draw if there is none).
+    /// The position after `on no moves` (a pass, or the end of the game).
     fn stuck(&self, g: &Game) -> Result<State, RunError> {
-        let mut s = self.clone();
-        let Some(body) = &g.no_moves else {
-            s.outcome = Some(Outcome::Draw);
-            return Ok(s);
-        };
-        let mut slots = Frame::new(g);
-        if let Flow::Fail(span) = Exec::new(g, &mut s, &mut slots, &[]).run(body)? {
-            return Err(RunError {
-                message: "`on no moves` could not be carried out".into(),
-                span,
-            });
-        }
-        if s.outcome.is_some() {
-            return Ok(s);
-        }
-        if self.nobody_can_move(g)? {
-            let mut end = self.clone();
-            if let Some(body) = &g.at_end {
-                if let Flow::Fail(span) = Exec::new(g, &mut end, &mut slots, &[]).run(body)? {
-                    return Err(RunError {
-                        message: "`at end` could not be carried out".into(),
-                        span,
-                    });
-                }
-            }
-            end.outcome = end.outcome.or(Some(Outcome::Draw));
-            return Ok(end);
-        }
-        s.advance(g);
-        Ok(s)
+        with_program!(g, p => stuck_w(p, self))
     }
 
-    /// Whether every player, if it were their turn here, would have no move.
-    fn nobody_can_move(&self, g: &Game) -> Result<bool, RunError> {
-        let mut moves = Vec::new();
-        for p in 0..g.players.len() as u8 {
-            let mut t = self.clone();
-            t.current = p;
-            t.turn_moves(g, &mut moves)?;
-            if !moves.is_empty() {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-
-    fn advance(&mut self, g: &Game) {
-        self.current = ((self.current as usize + 1) % g.players.len()) as u8;
+    pub(crate) fn advance(&mut self, players: usize) {
+        self.current = ((self.current as usize + 1) % players) as u8;
         self.ply += 1;
     }
 
@@ -385,44 +367,25 @@ impl State {
         if self.outcome.is_some() {
             return Ok(());
         }
-        self.turn_moves(g, out)?;
+        with_program!(g, p => {
+            let mut s = search::Searcher::default();
+            s.search(p, self, &mut search::MovesSink { out: &mut *out })
+        })?;
         if out.is_empty() && self.stuck(g)?.outcome.is_none() {
             out.push(Move { choices: Vec::new(), stuck: true });
         }
         Ok(())
     }
 
-    fn turn_moves(&self, g: &Game, out: &mut Vec<Move>) -> Result<(), RunError> {
-        self.turn_search(g, &mut Sink::Moves(out))
-    }
-
     /// How many legal moves there are, without building them (for perft).
     pub fn count_moves(&self, g: &Game) -> Result<u64, RunError> {
-        if self.outcome.is_some() {
-            return Ok(0);
-        }
-        let mut n = 0;
-        self.turn_search(g, &mut Sink::Count(&mut n))?;
-        if n == 0 && self.stuck(g)?.outcome.is_none() {
-            n = 1;
-        }
-        Ok(n)
-    }
-
-    fn turn_search(&self, g: &Game, out: &mut Sink) -> Result<(), RunError> {
-        let mut search = Search {
-            prefix: Vec::new(),
-            frame: Frame::new(g),
-            options: Vec::new(),
-            scratch: self.clone(),
-            budget: NODE_LIMIT,
-        };
-        self.expand(g, &mut search, out)
+        perft(g, self, 1)
     }
 
     /// Copies `src` into `self`, reusing `self`'s buffers.
-    fn copy_from(&mut self, src: &State) {
+    pub(crate) fn copy_from(&mut self, src: &State) {
         self.data.copy_from_slice(&src.data);
+        self.bits.copy_from_slice(&src.bits);
         for (a, b) in self.seqs.iter_mut().zip(&src.seqs) {
             a.clear();
             a.extend_from_slice(b);
@@ -432,45 +395,6 @@ impl State {
         self.ply = src.ply;
         self.outcome = src.outcome;
         self.decided_by = src.decided_by;
-    }
-
-    /// One node of the choice tree: run the turn with the choices made so
-    /// far on a copy of the state, then either record a move, drop a failed
-    /// branch, or recurse into the options of the next decision.
-    fn expand(&self, g: &Game, k: &mut Search, out: &mut Sink) -> Result<(), RunError> {
-        k.scratch.copy_from(self);
-        k.options.clear();
-        let flow = {
-            let mut ex = Exec::new(g, &mut k.scratch, &mut k.frame, &k.prefix);
-            ex.collect = Some(&mut k.options);
-            ex.run(&g.turn)?
-        };
-        match flow {
-            Flow::Next | Flow::End => match out {
-                Sink::Moves(v) => v.push(Move { choices: k.prefix.clone(), stuck: false }),
-                Sink::Count(n) => **n += 1,
-            },
-            Flow::Fail(_) => {}
-            Flow::Pause => {
-                let opts = std::mem::take(&mut k.options);
-                if opts.len() as u32 > k.budget {
-                    let span = opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);
-                    return Err(RunError {
-                        message: format!(
-                            "one turn explores more than {NODE_LIMIT} choices; are its decisions meant to multiply like this?"
-                        ),
-                        span,
-                    });
-                }
-                k.budget -= opts.len() as u32;
-                for o in &opts {
-                    k.prefix.push(*o);
-                    self.expand(g, k, out)?;
-                    k.prefix.pop();
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Plays a move after checking that it is legal.
@@ -490,23 +414,11 @@ impl State {
             *self = self.stuck(g)?;
             return Ok(());
         }
-        let mut slots = Frame::new(g);
-        let flow = Exec::new(g, self, &mut slots, &mv.choices).run(&g.turn)?;
-        match flow {
-            Flow::Next | Flow::End => {
-                if self.outcome.is_none() {
-                    self.advance(g);
-                }
-                Ok(())
-            }
-            Flow::Fail(span) => {
-                Err(RunError { message: "this move is not legal in this position".into(), span })
-            }
-            Flow::Pause => Err(RunError {
-                message: "the move stops before the turn is complete".into(),
-                span: g.turn_span,
-            }),
+        with_program!(g, p => search::replay(p, self, &mv.choices, g.turn_span))?;
+        if self.outcome.is_none() {
+            self.advance(g.players.len());
         }
+        Ok(())
     }
 
     /// The move written in the game's notation.
@@ -523,18 +435,189 @@ impl State {
 /// Counts the move paths of exactly `depth` complete turns from `s`.
 /// A game that ends earlier contributes nothing.
 pub fn perft(g: &Game, s: &State, depth: u32) -> Result<u64, RunError> {
+    with_program!(g, p => perft_w(p, s, depth, &mut Vec::new(), 0))
+}
+
+fn perft_w<const W: usize>(
+    p: &Program<W>,
+    s: &State,
+    depth: u32,
+    stack: &mut Vec<search::Searcher<W>>,
+    level: usize,
+) -> Result<u64, RunError> {
     if depth == 0 {
         return Ok(1);
     }
+    if s.outcome.is_some() {
+        return Ok(0);
+    }
+    while stack.len() <= level {
+        stack.push(search::Searcher::default());
+    }
+    let mut searcher = std::mem::take(&mut stack[level]);
+    let mut sink = PerftSink { depth, stack, level, nodes: 0, leaves: 0, scratch: None };
+    let r = searcher.search(p, s, &mut sink);
+    let (nodes, leaves) = (sink.nodes, sink.leaves);
+    stack[level] = searcher;
+    r?;
+    if leaves > 0 {
+        return Ok(nodes);
+    }
+    let st = stuck_w(p, s)?;
+    if st.outcome.is_some() {
+        return Ok(0);
+    }
     if depth == 1 {
-        return s.count_moves(g);
+        return Ok(1);
     }
-    let moves = s.legal_moves(g)?;
-    let mut n = 0;
-    for m in &moves {
+    perft_w(p, &st, depth - 1, stack, level + 1)
+}
+
+/// Counts perft nodes below each finished turn of a search.
+struct PerftSink<'a, const W: usize> {
+    depth: u32,
+    stack: &'a mut Vec<search::Searcher<W>>,
+    level: usize,
+    nodes: u64,
+    leaves: u64,
+    scratch: Option<search::Level<W>>,
+}
+
+impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
+    fn done(
+        &mut self,
+        p: &Program<W>,
+        st: &mut State,
+        _: &[(u16, machine::Pick<W>)],
+    ) -> Result<bool, RunError> {
+        self.leaves += 1;
+        if self.depth == 1 {
+            self.nodes += 1;
+        } else {
+            search::advance(st, p.t.players);
+            self.nodes += perft_w(p, st, self.depth - 1, self.stack, self.level + 1)?;
+        }
+        Ok(true)
+    }
+
+    fn lazy(
+        &mut self,
+        p: &Program<W>,
+        fork: &search::Level<W>,
+        pc: u32,
+        _: &[(u16, machine::Pick<W>)],
+        opts: &machine::Options<W>,
+    ) -> Result<bool, RunError> {
+        self.leaves += opts.len() as u64;
+        if self.depth == 1 {
+            self.nodes += opts.len() as u64;
+            return Ok(true);
+        }
+        let scratch = self.scratch.get_or_insert_with(|| fork.clone());
+        for i in 0..opts.len() {
+            if !search::complete(p, fork, pc, opts.get(i), scratch)? {
+                self.leaves -= 1;
+                continue;
+            }
+            search::advance(&mut scratch.st, p.t.players);
+            self.nodes += perft_w(p, &scratch.st, self.depth - 1, self.stack, self.level + 1)?;
+        }
+        Ok(true)
+    }
+}
+
+/// Whether the mover has at least one move of the turn (not counting a
+/// forced pass).
+fn has_move_w<const W: usize>(p: &Program<W>, s: &State) -> Result<bool, RunError> {
+    let mut any = search::AnySink(false);
+    search::Searcher::default().search(p, s, &mut any)?;
+    Ok(any.0)
+}
+
+/// Runs `on no moves` on a copy: the resulting state (a pass or an
+/// ending). A pass when no player at all has a move ends the game
+/// instead, with the result of `at end` (a draw if there is none).
+pub(crate) fn stuck_w<const W: usize>(p: &Program<W>, s: &State) -> Result<State, RunError> {
+    let mut st = s.clone();
+    let Some(body) = &p.no_moves else {
+        st.outcome = Some(Outcome::Draw);
+        return Ok(st);
+    };
+    search::run_plain(p, body, &mut st, "`on no moves`")?;
+    if st.outcome.is_some() {
+        return Ok(st);
+    }
+    let mut nobody = true;
+    for pl in 0..p.t.players as u8 {
         let mut t = s.clone();
-        t.play_unchecked(g, m)?;
-        n += perft(g, &t, depth - 1)?;
+        t.current = pl;
+        if has_move_w(p, &t)? {
+            nobody = false;
+            break;
+        }
     }
-    Ok(n)
+    if nobody {
+        let mut end = s.clone();
+        if let Some(body) = &p.at_end {
+            search::run_plain(p, body, &mut end, "`at end`")?;
+        }
+        end.outcome = end.outcome.or(Some(Outcome::Draw));
+        return Ok(end);
+    }
+    st.advance(p.t.players);
+    Ok(st)
+}
+
+fn score_w<const W: usize>(p: &Program<W>, s: &State, pl: u8) -> Result<Option<i64>, RunError> {
+    let Some((slot, f)) = &p.score else { return Ok(None) };
+    let mut fr = p.new_frame();
+    fr.w[*slot as usize] = i64::from(pl);
+    let mut st = s.clone();
+    let mut cx = crate::compile::Cx { t: &p.t, st: &mut st, fr: &mut fr };
+    let v = f(&mut cx);
+    match fr.err.take() {
+        Some(e) => Err(*e),
+        None => Ok(Some(v)),
+    }
+}
+
+/// The result of `compare`: each player's keys, compared in order (lists
+/// element by element, a missing element counting 0); the best player
+/// wins, a tie of everybody is a draw (or a shared win with `ties share`),
+/// a tie of some is a shared win. Also which key decided it (0 = first),
+/// when it was not everybody's tie.
+pub(crate) fn rank(
+    scored: Vec<(u8, Vec<Vec<i64>>)>,
+    nkeys: usize,
+    share: bool,
+) -> (Outcome, Option<u8>) {
+    let cmp = |a: &[Vec<i64>], b: &[Vec<i64>]| {
+        for (x, y) in a.iter().zip(b.iter()) {
+            for j in 0..x.len().max(y.len()) {
+                let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
+                if u != v {
+                    return u.cmp(&v);
+                }
+            }
+        }
+        std::cmp::Ordering::Equal
+    };
+    let Some(best) = scored.iter().map(|s| &s.1).max_by(|a, b| cmp(a, b)).cloned() else {
+        return (Outcome::Draw, None);
+    };
+    let top = |n: usize| -> Vec<u8> {
+        let best = &best[..n];
+        scored.iter().filter(|s| cmp(&s.1[..n], best).is_eq()).map(|s| s.0).collect()
+    };
+    let winners = top(nkeys);
+    // The first key after which the best players are already the final ones.
+    let decided_by = (winners.len() < scored.len())
+        .then(|| (1..=nkeys).find(|&n| top(n) == winners).map(|n| (n - 1) as u8))
+        .flatten();
+    let outcome = match winners.as_slice() {
+        [w] => Outcome::Win(*w),
+        _ if winners.len() == scored.len() && !share => Outcome::Draw,
+        _ => Outcome::Shared(winners.iter().fold(0, |m, w| m | (1 << w))),
+    };
+    (outcome, decided_by)
 }

@@ -13,7 +13,8 @@
 //! incomplete, with the possible continuations.
 
 use super::{Move, RunError, State};
-use crate::ir::{Game, Value, NONE16, NONE8};
+use crate::ir::{Value, NONE16, NONE8};
+use crate::Game;
 use std::fmt;
 
 /// Why a typed move was not accepted.
@@ -69,7 +70,7 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 /// A value as it appears in notation.
-pub fn value_text(g: &Game, v: Value) -> String {
+pub fn value_text(g: &crate::ir::Game, v: Value) -> String {
     match v {
         Value::Int(n) => n.to_string(),
         Value::Bool(b) => b.to_string(),

@@ -1,8 +1,15 @@
 //! Random playouts: the engine's simplest player and a statistics source.
+//!
+//! A playout lists every move of each position with its resulting position
+//! (`search::Successors`), picks one uniformly with the random source, and
+//! continues from that position: no turn is run twice, and the buffers are
+//! reused from ply to ply.
 
+use super::search::{Searcher, Successors};
 use super::{Move, Outcome, RunError, State};
-use crate::ir::Game;
+use crate::compile::Program;
 use crate::rng::Rng;
+use crate::Game;
 
 /// What one random playout did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,15 +20,74 @@ pub struct Playout {
     pub branching: u64,
     /// How the game ended; `None` if it hit the length cap (unfinished, not a draw).
     pub outcome: Option<Outcome>,
-    /// The moves played.
+    /// The moves played (only from [`playout_recorded`]).
     pub moves: Vec<Move>,
     /// The final position.
     pub last: State,
 }
 
 /// Plays uniformly random moves from `start` until the game ends or
-/// `max_plies` turns were played.
+/// `max_plies` turns were played. The moves themselves are not kept (see
+/// [`playout_recorded`]).
 pub fn playout(
+    g: &Game,
+    start: &State,
+    rng: &mut Rng,
+    max_plies: u32,
+) -> Result<Playout, RunError> {
+    with_program!(g, p => playout_w(p, start, rng, max_plies))
+}
+
+fn playout_w<const W: usize>(
+    p: &Program<W>,
+    start: &State,
+    rng: &mut Rng,
+    max_plies: u32,
+) -> Result<Playout, RunError> {
+    let mut s = start.clone();
+    let mut searcher = Searcher::<W>::default();
+    let mut succ = Successors::<W>::default();
+    let mut branching = 0;
+    let mut plies = 0;
+    let end = |s: State, plies, branching, outcome| {
+        Ok(Playout { plies, branching, outcome, moves: Vec::new(), last: s })
+    };
+    loop {
+        if s.outcome.is_some() {
+            let o = s.outcome;
+            return end(s, plies, branching, o);
+        }
+        succ.clear(p.t.players);
+        searcher.search(p, &s, &mut succ)?;
+        let n = succ.total;
+        if n == 0 {
+            // No move of the turn: `on no moves` ends the game or passes.
+            let st = super::stuck_w(p, &s)?;
+            if st.outcome.is_some() {
+                return end(s, plies, branching, st.outcome);
+            }
+            if plies >= max_plies {
+                return end(s, plies, branching, None);
+            }
+            branching += 1;
+            rng.below(1);
+            s = st;
+            plies += 1;
+            continue;
+        }
+        if plies >= max_plies {
+            return end(s, plies, branching, None);
+        }
+        branching += n as u64;
+        let i = rng.below(n);
+        succ.result(p, i, &mut s)?;
+        plies += 1;
+    }
+}
+
+/// Like [`playout`], keeping the moves played (slower: each move is built
+/// and played from the move list).
+pub fn playout_recorded(
     g: &Game,
     start: &State,
     rng: &mut Rng,

@@ -9,6 +9,7 @@ mod bug;
 mod bug_off;
 mod classics;
 mod cli;
+mod crosscheck;
 mod errors;
 mod explain;
 mod games;

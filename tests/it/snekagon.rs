@@ -183,7 +183,7 @@ fn games_last_at_most_fifteen_placements() {
     let g = game("snekagon.game");
     let mut rng = tabula::rng::Rng::new(3);
     for _ in 0..10 {
-        let p = tabula::playout(&g, &start(&g), &mut rng, 100).expect("playout");
+        let p = tabula::eval::playout_recorded(&g, &start(&g), &mut rng, 100).expect("playout");
         let placements = p.moves.iter().filter(|m| !m.stuck).count();
         assert!(placements <= 15, "{placements}");
         assert!(p.outcome.is_some());

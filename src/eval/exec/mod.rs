@@ -302,7 +302,7 @@ impl<'g, 's> Exec<'g, 's> {
                         );
                     }
                     for c in set.iter() {
-                        self.st.data[c as usize] = code;
+                        self.st.put(self.g, c, code);
                     }
                     self.note(s.span, |x| {
                         format!("place {} at {}", what(x), x.show(Value::Cells(set)))
@@ -325,7 +325,7 @@ impl<'g, 's> Exec<'g, 's> {
                             None,
                         );
                     }
-                    self.st.data[c as usize] = code;
+                    self.st.put(self.g, c, code);
                     self.note(s.span, |x| {
                         format!("place {} at {}", what(x), x.show(Value::Cell(c)))
                     });
@@ -350,7 +350,7 @@ impl<'g, 's> Exec<'g, 's> {
                 self.note(s.span, |x| {
                     format!("remove {} from {}", x.piece_text(c), x.show(Value::Cell(c)))
                 });
-                self.st.data[c as usize] = 0;
+                self.st.put(self.g, c, 0);
             }
             StmtKind::Move { from, to } => {
                 let (a, b) = (self.cell(from)?, self.cell(to)?);
@@ -383,8 +383,8 @@ impl<'g, 's> Exec<'g, 's> {
                         x.show(Value::Cell(b))
                     )
                 });
-                self.st.data[b as usize] = pa;
-                self.st.data[a as usize] = 0;
+                self.st.put(self.g, b, pa);
+                self.st.put(self.g, a, 0);
             }
             StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
                 let n = match count {

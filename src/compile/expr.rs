@@ -1,0 +1,1193 @@
+//! Expressions → typed closures.
+//!
+//! [`Compiler::bool_`], [`Compiler::word`], [`Compiler::set`] and
+//! [`Compiler::dom`] compile an IR expression of the matching type. Leaf
+//! operands that are locals or constants are read directly inside the
+//! closure that uses them (no call per leaf); the optimisation passes of
+//! [`super::opt`] get the first say on quantifiers and `choose` domains.
+
+use super::opt::Pred;
+use super::{word, Cx, Dom, Set, Tables, Var, B, D, I, S};
+use crate::board::{CellId, NO_CELL};
+use crate::eval::State;
+use crate::ir::{self, BinOp, Builtin, Expr, Quant, Slot, Ty, UnOp, Value, NONE16, NONE8};
+use crate::source::Span;
+
+/// The compiler's state: the game, its tables, where each IR slot lives,
+/// and how big the frame's banks have grown.
+pub struct Compiler<'g, const W: usize> {
+    /// The checked game.
+    pub g: &'g ir::Game,
+    /// Its tables.
+    pub t: &'g Tables<W>,
+    vars: Vec<Var>,
+    sizes: (usize, usize, usize),
+    /// What the passes did.
+    pub notes: Vec<String>,
+}
+
+/// The board code on `c` (0 when empty or not a cell).
+#[inline(always)]
+pub fn code_at<const W: usize>(cx: &Cx<'_, W>, c: CellId) -> u16 {
+    if (c as usize) < cx.t.cells {
+        cx.st.data[c as usize]
+    } else {
+        0
+    }
+}
+
+/// Occupancy set number `i` of a state (players first, then kinds).
+#[inline(always)]
+pub fn bits_at<const W: usize>(st: &State, i: usize) -> Set<W> {
+    let mut s = Set::EMPTY;
+    if let Some(ws) = st.bits.get(i * W..i * W + W) {
+        s.0.copy_from_slice(ws);
+    }
+    s
+}
+
+/// Every occupied cell.
+#[inline(always)]
+pub fn occupied<const W: usize>(cx: &Cx<'_, W>) -> Set<W> {
+    let mut s = Set::EMPTY;
+    for p in 0..cx.t.players {
+        s = s.or(bits_at(cx.st, p));
+    }
+    s
+}
+
+/// The cells of player `p`'s pieces (empty for `none`).
+#[inline(always)]
+pub fn pieces<const W: usize>(cx: &Cx<'_, W>, p: i64) -> Set<W> {
+    if (p as usize) < cx.t.players {
+        bits_at(cx.st, p as usize)
+    } else {
+        Set::EMPTY
+    }
+}
+
+/// The cells holding kind `k` (empty for `none`).
+#[inline(always)]
+pub fn kind_cells<const W: usize>(cx: &Cx<'_, W>, k: i64) -> Set<W> {
+    if (k as usize) < cx.t.kinds {
+        bits_at(cx.st, cx.t.players + k as usize)
+    } else {
+        Set::EMPTY
+    }
+}
+
+/// The cells next to some cell of `s` (including cells of `s` itself that
+/// neighbour another cell of `s`).
+#[inline(always)]
+pub fn around<const W: usize>(t: &Tables<W>, s: Set<W>) -> Set<W> {
+    let mut out = Set::EMPTY;
+    for c in s.iter() {
+        out = out.or(t.nbr[c as usize]);
+    }
+    out
+}
+
+/// The connected part of `own` containing `seed`.
+#[inline]
+pub fn flood<const W: usize>(t: &Tables<W>, own: Set<W>, seed: Set<W>) -> Set<W> {
+    let mut g = seed;
+    let mut frontier = seed;
+    while let Some(x) = frontier.pop() {
+        let n = t.nbr[x as usize].and(own).minus(g);
+        g = g.or(n);
+        frontier = frontier.or(n);
+    }
+    g
+}
+
+/// `group(c)`: the group of the piece on `c` (empty if there is none).
+#[inline]
+pub fn group_of<const W: usize>(cx: &Cx<'_, W>, c: CellId) -> Set<W> {
+    let code = code_at(cx, c);
+    if code == 0 {
+        return Set::EMPTY;
+    }
+    let p = cx.t.codes[code as usize].0;
+    flood(cx.t, bits_at(cx.st, p as usize), Set::one(c))
+}
+
+/// Makes player `p`'s cached groups current (by first cell).
+pub fn fresh_groups<const W: usize>(cx: &mut Cx<'_, W>, p: usize) {
+    let epoch = cx.fr.epoch;
+    let Some(entry) = cx.fr.groups.get_mut(p) else { return };
+    if entry.0 == epoch {
+        return;
+    }
+    let own: Set<W> = bits_at(cx.st, p);
+    entry.1.clear();
+    let mut rest = own;
+    while let Some(c) = rest.first() {
+        let g = flood(cx.t, own, Set::one(c));
+        entry.1.push(g);
+        rest = rest.minus(g);
+    }
+    entry.0 = epoch;
+}
+
+/// How many pieces of kind `k` zone `(z, p)` holds.
+#[inline]
+pub fn zone_count<const W: usize>(cx: &Cx<'_, W>, z: u16, p: u8, k: u16) -> i64 {
+    if cx.t.zones[z as usize].1 {
+        cx.st.seqs[cx.t.sequence(z, p)].iter().filter(|&&x| x == k).count() as i64
+    } else {
+        i64::from(cx.st.data[cx.t.counter(z, p, k)])
+    }
+}
+
+/// How many pieces zone `(z, p)` holds.
+#[inline]
+pub fn zone_total<const W: usize>(cx: &Cx<'_, W>, z: u16, p: u8) -> i64 {
+    if cx.t.zones[z as usize].1 {
+        cx.st.seqs[cx.t.sequence(z, p)].len() as i64
+    } else {
+        (0..cx.t.kinds as u16).map(|k| i64::from(cx.st.data[cx.t.counter(z, p, k)])).sum()
+    }
+}
+
+/// Binds each element of `d` to `var` in turn and calls `f`, until `f`
+/// says stop (returns false). Zones and groups are read live, as the
+/// position may change between elements.
+#[inline(always)]
+pub fn each<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    d: Dom<W>,
+    var: Var,
+    mut f: impl FnMut(&mut Cx<'_, W>) -> bool,
+) {
+    let set_w = |cx: &mut Cx<'_, W>, v: i64| {
+        if let Var::W(i) = var {
+            cx.fr.w[i as usize] = v;
+        }
+    };
+    match d {
+        Dom::Set(s) => {
+            for c in s.iter() {
+                set_w(cx, i64::from(c));
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+        Dom::Line(l) => {
+            let n = cx.t.lines.get(l as usize).map_or(0, |x| x.cells.len());
+            for i in 0..n {
+                let c = cx.t.lines[l as usize].cells[i];
+                set_w(cx, i64::from(c));
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+        Dom::Dirs => {
+            for d in 0..cx.t.dirs {
+                set_w(cx, d as i64);
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+        Dom::Kinds => {
+            for k in 0..cx.t.kinds {
+                set_w(cx, k as i64);
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+        Dom::Players => {
+            for p in 0..cx.t.players {
+                set_w(cx, p as i64);
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+        Dom::Lines(a, b) => {
+            for l in a..b {
+                set_w(cx, i64::from(l));
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+        Dom::Range(a, b) => {
+            let mut x = a;
+            while x <= b {
+                set_w(cx, x);
+                if !f(cx) || cx.fr.err.is_some() {
+                    return;
+                }
+                match x.checked_add(1) {
+                    Some(y) => x = y,
+                    None => return,
+                }
+            }
+        }
+        Dom::Groups(p) => {
+            let mut i = 0;
+            loop {
+                fresh_groups(cx, p as usize);
+                let Some(g) = cx.fr.groups.get(p as usize).and_then(|e| e.1.get(i)).copied() else {
+                    return;
+                };
+                i += 1;
+                if let Var::S(v) = var {
+                    cx.fr.s[v as usize] = g;
+                }
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+        Dom::Placements(k) => {
+            let n = cx.t.placements.get(k as usize).map_or(0, Vec::len);
+            for i in 0..n {
+                let g = cx.t.placements[k as usize][i];
+                if let Var::S(v) = var {
+                    cx.fr.s[v as usize] = g;
+                }
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+        Dom::Zone(z, p) => {
+            if p == NONE8 {
+                return;
+            }
+            let ordered = cx.t.zones[z as usize].1;
+            let mut i = 0usize;
+            loop {
+                let k = if ordered {
+                    let seq = &cx.st.seqs[cx.t.sequence(z, p)];
+                    match seq.get(i) {
+                        Some(&k) => {
+                            i += 1;
+                            k
+                        }
+                        None => return,
+                    }
+                } else {
+                    match (i..cx.t.kinds).find(|&k| cx.st.data[cx.t.counter(z, p, k as u16)] > 0) {
+                        Some(k) => {
+                            i = k + 1;
+                            k as u16
+                        }
+                        None => return,
+                    }
+                };
+                set_w(cx, i64::from(k));
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A cell operand: read from a slot, a constant, or computed.
+enum Opnd<const W: usize> {
+    Slot(usize),
+    Const(i64),
+    Fn(I<W>),
+}
+
+macro_rules! with_opnd {
+    ($opnd:expr, |$cx:ident, $c:ident| $body:expr) => {
+        match $opnd {
+            Opnd::Slot(i) => Box::new(move |$cx: &mut Cx<'_, W>| {
+                let $c = $cx.fr.w[i];
+                $body
+            }),
+            Opnd::Const(k) => Box::new(move |$cx: &mut Cx<'_, W>| {
+                let _ = &$cx;
+                let $c = k;
+                $body
+            }),
+            Opnd::Fn(f) => Box::new(move |$cx: &mut Cx<'_, W>| {
+                let $c = f($cx);
+                $body
+            }),
+        }
+    };
+}
+
+/// A value as a word (see [`super::word`]); `None` for collections and sets.
+pub fn const_word(v: &Value) -> Option<i64> {
+    Some(match *v {
+        Value::Int(n) => n,
+        Value::Bool(b) => i64::from(b),
+        Value::Cell(c) => i64::from(c),
+        Value::Player(p) => i64::from(p),
+        Value::Kind(k) => i64::from(k),
+        Value::Dir(d) => i64::from(d),
+        Value::Line(l) => i64::from(l),
+        Value::Zone(z, p) => word::zone(z, p),
+        _ => return None,
+    })
+}
+
+/// A word of type `ty` as an interpreter value.
+pub fn word_value(ty: Ty, w: i64) -> Value {
+    match ty {
+        Ty::Bool => Value::Bool(w != 0),
+        Ty::Cell => Value::Cell(w as CellId),
+        Ty::Player => Value::Player(w as u8),
+        Ty::Kind => Value::Kind(w as u16),
+        Ty::Dir => Value::Dir(w as u8),
+        Ty::Line => Value::Line(w as u32),
+        Ty::Zone => {
+            let (z, p) = word::unzone(w);
+            Value::Zone(z, p)
+        }
+        _ => Value::Int(w),
+    }
+}
+
+impl<'g, const W: usize> Compiler<'g, W> {
+    /// A compiler for `g`, with every IR slot given its bank.
+    pub fn new(g: &'g ir::Game, t: &'g Tables<W>) -> Self {
+        let mut sizes = (0, 0, 0);
+        let vars = g
+            .slot_tys
+            .iter()
+            .map(|&ty| match Var::bank(ty) {
+                1 => {
+                    sizes.1 += 1;
+                    Var::S((sizes.1 - 1) as u16)
+                }
+                2 => {
+                    sizes.2 += 1;
+                    Var::D((sizes.2 - 1) as u16)
+                }
+                _ => {
+                    sizes.0 += 1;
+                    Var::W((sizes.0 - 1) as u16)
+                }
+            })
+            .collect();
+        Compiler { g, t, vars, sizes, notes: Vec::new() }
+    }
+
+    /// Where IR slot `s` lives.
+    pub fn var(&self, s: Slot) -> Var {
+        self.vars.get(s as usize).copied().unwrap_or(Var::W(0))
+    }
+
+    /// A fresh word (loop cursor).
+    pub fn fresh_word(&mut self) -> u16 {
+        self.sizes.0 += 1;
+        (self.sizes.0 - 1) as u16
+    }
+
+    /// A fresh collection slot (the collection a loop walks).
+    pub fn fresh_dom(&mut self) -> u16 {
+        self.sizes.2 += 1;
+        (self.sizes.2 - 1) as u16
+    }
+
+    /// The frame's bank sizes.
+    pub fn frame_sizes(&self) -> (usize, usize, usize) {
+        (self.sizes.0.max(1), self.sizes.1.max(1), self.sizes.2.max(1))
+    }
+
+    /// The type of an expression.
+    pub fn ty(&self, e: &Expr) -> Ty {
+        e.ty(&self.g.slot_tys)
+    }
+
+    fn opnd(&mut self, e: &Expr) -> Opnd<W> {
+        match e {
+            Expr::Local(s, _) => match self.var(*s) {
+                Var::W(i) => Opnd::Slot(i as usize),
+                _ => Opnd::Fn(self.word(e)),
+            },
+            Expr::Const(v) => match const_word(v) {
+                Some(w) => Opnd::Const(w),
+                None => Opnd::Fn(self.word(e)),
+            },
+            _ => Opnd::Fn(self.word(e)),
+        }
+    }
+
+    /// Compiles a condition.
+    pub fn bool_(&mut self, e: &Expr) -> B<W> {
+        match e {
+            Expr::Const(Value::Bool(b)) => {
+                let b = *b;
+                Box::new(move |_| b)
+            }
+            Expr::Local(s, _) => match self.var(*s) {
+                Var::W(i) => {
+                    let i = i as usize;
+                    Box::new(move |cx| cx.fr.w[i] != 0)
+                }
+                _ => Box::new(|_| false),
+            },
+            Expr::Unary(UnOp::Not, a) => {
+                let a = self.bool_(a);
+                Box::new(move |cx| !a(cx))
+            }
+            Expr::Binary(op, a, b, span) => self.binary_bool(*op, a, b, *span),
+            Expr::Builtin(f, args, _) => self.builtin_bool(*f, args),
+            Expr::Inline(binds, body, _) => {
+                let binds = self.binds(binds);
+                let body = self.bool_(body);
+                Box::new(move |cx| {
+                    for b in &binds {
+                        b(cx);
+                    }
+                    body(cx)
+                })
+            }
+            Expr::Quant { quant, slot, domain, filter, body, .. } => {
+                if let Some(q) =
+                    self.set_quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref())
+                {
+                    return q;
+                }
+                self.quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref())
+            }
+            _ => {
+                let w = self.word(e);
+                Box::new(move |cx| w(cx) != 0)
+            }
+        }
+    }
+
+    /// Compiles the bindings of an inlined `def` or action: each stores its
+    /// argument in the parameter's slot.
+    pub fn binds(&mut self, binds: &[(Slot, Expr)]) -> Vec<super::Store<W>> {
+        binds.iter().map(|(s, e)| self.store(self.var(*s), e)).collect()
+    }
+
+    /// Evaluates `e` into `var`.
+    pub fn store(&mut self, var: Var, e: &Expr) -> super::Store<W> {
+        match var {
+            Var::W(i) => {
+                let i = i as usize;
+                let f = self.word(e);
+                Box::new(move |cx| {
+                    let v = f(cx);
+                    cx.fr.w[i] = v;
+                })
+            }
+            Var::S(i) => {
+                let i = i as usize;
+                let f = self.set(e);
+                Box::new(move |cx| {
+                    let v = f(cx);
+                    cx.fr.s[i] = v;
+                })
+            }
+            Var::D(i) => {
+                let i = i as usize;
+                let f = self.dom(e);
+                Box::new(move |cx| {
+                    let v = f(cx);
+                    cx.fr.d[i] = v;
+                })
+            }
+        }
+    }
+
+    fn binary_bool(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> B<W> {
+        match op {
+            BinOp::And => {
+                let (a, b) = (self.bool_(a), self.bool_(b));
+                Box::new(move |cx| a(cx) && b(cx))
+            }
+            BinOp::Or => {
+                let (a, b) = (self.bool_(a), self.bool_(b));
+                Box::new(move |cx| a(cx) || b(cx))
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let ne = op == BinOp::Ne;
+                match Var::bank(self.ty(a)) {
+                    1 => {
+                        let (a, b) = (self.set(a), self.set(b));
+                        Box::new(move |cx| (a(cx) == b(cx)) != ne)
+                    }
+                    2 => {
+                        let (a, b) = (self.dom(a), self.dom(b));
+                        Box::new(move |cx| (a(cx) == b(cx)) != ne)
+                    }
+                    _ => {
+                        if self.ty(a) == Ty::Bool {
+                            let (a, b) = (self.bool_(a), self.bool_(b));
+                            return Box::new(move |cx| (a(cx) == b(cx)) != ne);
+                        }
+                        self.compare_words(a, b, move |x, y| (x == y) != ne)
+                    }
+                }
+            }
+            BinOp::Lt => self.compare_words(a, b, |x, y| x < y),
+            BinOp::Le => self.compare_words(a, b, |x, y| x <= y),
+            BinOp::Gt => self.compare_words(a, b, |x, y| x > y),
+            BinOp::Ge => self.compare_words(a, b, |x, y| x >= y),
+            _ => {
+                let w = self.binary_word(op, a, b, span);
+                Box::new(move |cx| w(cx) != 0)
+            }
+        }
+    }
+
+    fn compare_words(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        f: impl Fn(i64, i64) -> bool + Copy + Send + Sync + 'static,
+    ) -> B<W> {
+        let (a, b) = (self.opnd(a), self.opnd(b));
+        match (a, b) {
+            (Opnd::Slot(i), Opnd::Const(k)) => Box::new(move |cx| f(cx.fr.w[i], k)),
+            (Opnd::Const(k), Opnd::Slot(i)) => Box::new(move |cx| f(k, cx.fr.w[i])),
+            (Opnd::Slot(i), Opnd::Slot(j)) => Box::new(move |cx| f(cx.fr.w[i], cx.fr.w[j])),
+            (Opnd::Fn(x), Opnd::Const(k)) => Box::new(move |cx| f(x(cx), k)),
+            (Opnd::Const(k), Opnd::Fn(y)) => Box::new(move |cx| f(k, y(cx))),
+            (Opnd::Fn(x), Opnd::Slot(i)) => Box::new(move |cx| {
+                let a = x(cx);
+                f(a, cx.fr.w[i])
+            }),
+            (Opnd::Slot(i), Opnd::Fn(y)) => Box::new(move |cx| {
+                let a = cx.fr.w[i];
+                f(a, y(cx))
+            }),
+            (Opnd::Const(a), Opnd::Const(b)) => {
+                let r = f(a, b);
+                Box::new(move |_| r)
+            }
+            (Opnd::Fn(x), Opnd::Fn(y)) => Box::new(move |cx| {
+                let a = x(cx);
+                f(a, y(cx))
+            }),
+        }
+    }
+
+    fn builtin_bool(&mut self, f: Builtin, args: &[Expr]) -> B<W> {
+        match f {
+            Builtin::Empty => {
+                let c = self.opnd(&args[0]);
+                with_opnd!(c, |cx, c| (c as usize) < cx.t.cells && cx.st.data[c as usize] == 0)
+            }
+            Builtin::Occupied => {
+                let c = self.opnd(&args[0]);
+                with_opnd!(c, |cx, c| (c as usize) < cx.t.cells && cx.st.data[c as usize] != 0)
+            }
+            Builtin::Off => {
+                let c = self.opnd(&args[0]);
+                with_opnd!(c, |cx, c| c == i64::from(NO_CELL))
+            }
+            Builtin::Contains => {
+                let s = self.set(&args[0]);
+                let c = self.opnd(&args[1]);
+                with_opnd!(c, |cx, c| s(cx).contains(c as CellId))
+            }
+            Builtin::Touches => {
+                let (a, b) = (self.set(&args[0]), self.set(&args[1]));
+                Box::new(move |cx| {
+                    let a = a(cx);
+                    let b = b(cx);
+                    around(cx.t, a).meets(b)
+                })
+            }
+            Builtin::SameShape => {
+                let (a, b) = (self.set(&args[0]), self.set(&args[1]));
+                Box::new(move |cx| {
+                    let a = a(cx);
+                    let b = b(cx);
+                    a.len() == b.len() && cx.t.board.same_shape(&a.to_cells(), &b.to_cells())
+                })
+            }
+            _ => {
+                let w = self.builtin_word(f, args);
+                Box::new(move |cx| w(cx) != 0)
+            }
+        }
+    }
+
+    /// Compiles a number or small value.
+    pub fn word(&mut self, e: &Expr) -> I<W> {
+        match e {
+            Expr::Const(v) => {
+                let w = const_word(v).unwrap_or(0);
+                Box::new(move |_| w)
+            }
+            Expr::Local(s, _) => match self.var(*s) {
+                Var::W(i) => {
+                    let i = i as usize;
+                    Box::new(move |cx| cx.fr.w[i])
+                }
+                _ => Box::new(|_| 0),
+            },
+            Expr::Me => Box::new(|cx| i64::from(cx.st.current)),
+            Expr::Unary(UnOp::Neg, a) => {
+                let a = self.word(a);
+                Box::new(move |cx| a(cx).wrapping_neg())
+            }
+            Expr::Binary(op, a, b, span) => self.binary_word(*op, a, b, *span),
+            Expr::Builtin(f, args, _) => self.builtin_word(*f, args),
+            Expr::Prop(p, k, _) => {
+                let p = *p as usize;
+                let k = self.opnd(k);
+                with_opnd!(k, |cx, k| cx
+                    .t
+                    .props
+                    .get(k as usize)
+                    .and_then(|ps| ps.get(p))
+                    .copied()
+                    .unwrap_or(0))
+            }
+            Expr::Zone(z, p) => {
+                let z = *z;
+                match p {
+                    None => {
+                        let w = word::zone(z, 0);
+                        Box::new(move |_| w)
+                    }
+                    Some(p) => {
+                        let p = self.opnd(p);
+                        with_opnd!(p, |cx, p| word::zone(z, p as u8))
+                    }
+                }
+            }
+            Expr::Inline(binds, body, _) => {
+                let binds = self.binds(binds);
+                let body = self.word(body);
+                Box::new(move |cx| {
+                    for b in &binds {
+                        b(cx);
+                    }
+                    body(cx)
+                })
+            }
+            Expr::Quant { quant, slot, domain, filter, body, .. } => match quant {
+                Quant::Any | Quant::All | Quant::None => {
+                    let b = self.bool_(e);
+                    Box::new(move |cx| i64::from(b(cx)))
+                }
+                _ => {
+                    if let Some(q) = self.set_quant_count(
+                        *quant,
+                        *slot,
+                        domain,
+                        filter.as_deref(),
+                        body.as_deref(),
+                    ) {
+                        return q;
+                    }
+                    self.quant_word(*quant, *slot, domain, filter.as_deref(), body.as_deref())
+                }
+            },
+            Expr::Unary(UnOp::Not, _) => {
+                let b = self.bool_(e);
+                Box::new(move |cx| i64::from(b(cx)))
+            }
+            Expr::Lines(..) => Box::new(|_| 0),
+        }
+    }
+
+    fn binary_word(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> I<W> {
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                let f = match op {
+                    BinOp::Add => i64::wrapping_add,
+                    BinOp::Sub => i64::wrapping_sub,
+                    _ => i64::wrapping_mul,
+                };
+                match (self.opnd(a), self.opnd(b)) {
+                    (Opnd::Slot(i), Opnd::Const(k)) => Box::new(move |cx| f(cx.fr.w[i], k)),
+                    (x, y) => {
+                        let x = self.opnd_fn(x);
+                        let y = self.opnd_fn(y);
+                        Box::new(move |cx| {
+                            let a = x(cx);
+                            f(a, y(cx))
+                        })
+                    }
+                }
+            }
+            BinOp::Div | BinOp::Rem => {
+                let (x, y) = (self.word(a), self.word(b));
+                let div = op == BinOp::Div;
+                Box::new(move |cx| {
+                    let a = x(cx);
+                    let b = y(cx);
+                    if b == 0 {
+                        cx.fr.fail("division by zero".into(), span);
+                        return 0;
+                    }
+                    if div {
+                        a.wrapping_div(b)
+                    } else {
+                        a.wrapping_rem(b)
+                    }
+                })
+            }
+            _ => {
+                let c = self.binary_bool(op, a, b, span);
+                Box::new(move |cx| i64::from(c(cx)))
+            }
+        }
+    }
+
+    fn opnd_fn(&mut self, o: Opnd<W>) -> I<W> {
+        match o {
+            Opnd::Slot(i) => Box::new(move |cx| cx.fr.w[i]),
+            Opnd::Const(k) => Box::new(move |_| k),
+            Opnd::Fn(f) => f,
+        }
+    }
+
+    fn builtin_word(&mut self, f: Builtin, args: &[Expr]) -> I<W> {
+        let none8 = i64::from(NONE8);
+        let none16 = i64::from(NONE16);
+        match f {
+            Builtin::Owner => {
+                let c = self.opnd(&args[0]);
+                with_opnd!(c, |cx, c| {
+                    match code_at(cx, c as CellId) {
+                        0 => none8,
+                        v => i64::from(cx.t.codes[v as usize].0),
+                    }
+                })
+            }
+            Builtin::KindOf => {
+                let c = self.opnd(&args[0]);
+                with_opnd!(c, |cx, c| {
+                    match code_at(cx, c as CellId) {
+                        0 => none16,
+                        v => i64::from(cx.t.codes[v as usize].1),
+                    }
+                })
+            }
+            Builtin::Step => {
+                let c = self.opnd(&args[0]);
+                match &args[1] {
+                    Expr::Const(Value::Dir(d)) => {
+                        let d = *d as usize;
+                        with_opnd!(c, |cx, c| i64::from(cx.t.step(c as CellId, d)))
+                    }
+                    other => {
+                        let d = self.word(other);
+                        with_opnd!(c, |cx, c| {
+                            let d = d(cx) as usize;
+                            i64::from(cx.t.step(c as CellId, d))
+                        })
+                    }
+                }
+            }
+            Builtin::Next => {
+                let p = self.opnd(&args[0]);
+                with_opnd!(p, |cx, p| if p == none8 {
+                    none8
+                } else {
+                    (p + 1) % cx.t.players as i64
+                })
+            }
+            Builtin::CountKind => {
+                let z = self.word(&args[0]);
+                let k = self.word(&args[1]);
+                Box::new(move |cx| {
+                    let (z, p) = word::unzone(z(cx));
+                    let k = k(cx);
+                    if p == NONE8 || k == none16 {
+                        return 0;
+                    }
+                    zone_count(cx, z, p, k as u16)
+                })
+            }
+            Builtin::CountAll => {
+                let z = self.word(&args[0]);
+                Box::new(move |cx| {
+                    let (z, p) = word::unzone(z(cx));
+                    if p == NONE8 {
+                        return 0;
+                    }
+                    zone_total(cx, z, p)
+                })
+            }
+            Builtin::First | Builtin::Last => {
+                let z = self.word(&args[0]);
+                let first = f == Builtin::First;
+                Box::new(move |cx| {
+                    let (z, p) = word::unzone(z(cx));
+                    if p == NONE8 || !cx.t.zones[z as usize].1 {
+                        return none16;
+                    }
+                    let seq = &cx.st.seqs[cx.t.sequence(z, p)];
+                    let k = if first { seq.first() } else { seq.last() };
+                    k.map_or(none16, |&k| i64::from(k))
+                })
+            }
+            Builtin::Size => match self.ty(&args[0]) {
+                Ty::Line => {
+                    let l = self.word(&args[0]);
+                    Box::new(move |cx| {
+                        let l = l(cx);
+                        cx.t.lines.get(l as usize).map_or(0, |x| x.cells.len() as i64)
+                    })
+                }
+                _ => {
+                    let s = self.set(&args[0]);
+                    Box::new(move |cx| s(cx).len() as i64)
+                }
+            },
+            Builtin::Min | Builtin::Max => {
+                let (a, b) = (self.word(&args[0]), self.word(&args[1]));
+                let min = f == Builtin::Min;
+                Box::new(move |cx| {
+                    let x = a(cx);
+                    let y = b(cx);
+                    if min {
+                        x.min(y)
+                    } else {
+                        x.max(y)
+                    }
+                })
+            }
+            Builtin::Abs => {
+                let a = self.word(&args[0]);
+                Box::new(move |cx| a(cx).wrapping_abs())
+            }
+            Builtin::File | Builtin::Rank => {
+                let c = self.opnd(&args[0]);
+                let file = f == Builtin::File;
+                with_opnd!(c, |cx, c| match cx.t.file_rank.get(c as usize) {
+                    Some(&(x, y)) => {
+                        if file {
+                            x
+                        } else {
+                            y
+                        }
+                    }
+                    None => 0,
+                })
+            }
+            Builtin::CellAt => {
+                let (a, b) = (self.word(&args[0]), self.word(&args[1]));
+                Box::new(move |cx| {
+                    let f = a(cx);
+                    let r = b(cx);
+                    let (fmin, rmin, fw, rh, ref at) = cx.t.at;
+                    let (x, y) = (f.wrapping_sub(fmin), r.wrapping_sub(rmin));
+                    if x < 0 || y < 0 || x >= fw || y >= rh {
+                        return i64::from(NO_CELL);
+                    }
+                    i64::from(at[(y * fw + x) as usize])
+                })
+            }
+            Builtin::Ply => Box::new(|cx| i64::from(cx.st.ply)),
+            Builtin::Empty
+            | Builtin::Occupied
+            | Builtin::Off
+            | Builtin::Contains
+            | Builtin::Touches
+            | Builtin::SameShape => {
+                let b = self.builtin_bool(f, args);
+                Box::new(move |cx| i64::from(b(cx)))
+            }
+            // Sets and collections are not words: a checked game never asks.
+            _ => Box::new(|_| 0),
+        }
+    }
+
+    /// Compiles a set of cells.
+    pub fn set(&mut self, e: &Expr) -> S<W> {
+        match e {
+            Expr::Const(Value::Cells(s)) => {
+                let s = Set::from_cells(s);
+                Box::new(move |_| s)
+            }
+            Expr::Local(s, _) => match self.var(*s) {
+                Var::S(i) => {
+                    let i = i as usize;
+                    Box::new(move |cx| cx.fr.s[i])
+                }
+                _ => Box::new(|_| Set::EMPTY),
+            },
+            Expr::Builtin(f, args, _) => self.builtin_set(*f, args),
+            Expr::Inline(binds, body, _) => {
+                let binds = self.binds(binds);
+                let body = self.set(body);
+                Box::new(move |cx| {
+                    for b in &binds {
+                        b(cx);
+                    }
+                    body(cx)
+                })
+            }
+            Expr::Quant { quant: Quant::Collect, slot, domain, filter, body, .. } => {
+                if let Some(q) = self.set_collect(*slot, domain, filter.as_deref(), body.as_deref())
+                {
+                    return q;
+                }
+                self.collect(*slot, domain, filter.as_deref(), body.as_deref())
+            }
+            _ => Box::new(|_| Set::EMPTY),
+        }
+    }
+
+    fn builtin_set(&mut self, f: Builtin, args: &[Expr]) -> S<W> {
+        match f {
+            Builtin::Neighbours => {
+                let c = self.opnd(&args[0]);
+                with_opnd!(c, |cx, c| cx.t.nbr.get(c as usize).copied().unwrap_or(Set::EMPTY))
+            }
+            Builtin::Pieces => {
+                let p = self.opnd(&args[0]);
+                with_opnd!(p, |cx, p| pieces(cx, p))
+            }
+            Builtin::AllCells => Box::new(|cx| cx.t.all),
+            Builtin::NeighboursOf => {
+                let a = self.set(&args[0]);
+                Box::new(move |cx| {
+                    let a = a(cx);
+                    around(cx.t, a).minus(a)
+                })
+            }
+            Builtin::Singleton => {
+                let c = self.opnd(&args[0]);
+                with_opnd!(c, |cx, c| Set::one(c as CellId))
+            }
+            Builtin::LineCells => {
+                let l = self.opnd(&args[0]);
+                with_opnd!(l, |cx, l| cx.t.lines.get(l as usize).map_or(Set::EMPTY, |x| x.set))
+            }
+            Builtin::Group => {
+                let c = self.opnd(&args[0]);
+                with_opnd!(c, |cx, c| group_of(cx, c as CellId))
+            }
+            Builtin::Union | Builtin::Intersect | Builtin::Minus => {
+                let (a, b) = (self.set(&args[0]), self.set(&args[1]));
+                match f {
+                    Builtin::Union => Box::new(move |cx| {
+                        let x = a(cx);
+                        x.or(b(cx))
+                    }),
+                    Builtin::Intersect => Box::new(move |cx| {
+                        let x = a(cx);
+                        x.and(b(cx))
+                    }),
+                    _ => Box::new(move |cx| {
+                        let x = a(cx);
+                        x.minus(b(cx))
+                    }),
+                }
+            }
+            _ => Box::new(|_| Set::EMPTY),
+        }
+    }
+
+    /// Compiles a collection to iterate (any iterable type).
+    pub fn dom(&mut self, e: &Expr) -> D<W> {
+        let ty = self.ty(e);
+        match ty {
+            Ty::Cells => {
+                let s = self.set(e);
+                return Box::new(move |cx| Dom::Set(s(cx)));
+            }
+            Ty::Line => {
+                let l = self.word(e);
+                return Box::new(move |cx| Dom::Line(l(cx) as u32));
+            }
+            Ty::Zone => {
+                let z = self.word(e);
+                return Box::new(move |cx| {
+                    let (z, p) = word::unzone(z(cx));
+                    Dom::Zone(z, p)
+                });
+            }
+            _ => {}
+        }
+        match e {
+            Expr::Const(v) => {
+                let d = match *v {
+                    Value::Dirs => Dom::Dirs,
+                    Value::Kinds => Dom::Kinds,
+                    Value::Players => Dom::Players,
+                    Value::Lines(a, b) => Dom::Lines(a, b),
+                    Value::Groups(p) => Dom::Groups(p),
+                    Value::Placements(k) => Dom::Placements(k),
+                    Value::Range(a, b) => Dom::Range(a, b),
+                    _ => Dom::Range(1, 0),
+                };
+                Box::new(move |_| d)
+            }
+            Expr::Lines(a, b) => {
+                let d = Dom::Lines(*a, *b);
+                Box::new(move |_| d)
+            }
+            Expr::Local(s, _) => match self.var(*s) {
+                Var::D(i) => {
+                    let i = i as usize;
+                    Box::new(move |cx| cx.fr.d[i])
+                }
+                _ => Box::new(|_| Dom::Range(1, 0)),
+            },
+            Expr::Inline(binds, body, _) => {
+                let binds = self.binds(binds);
+                let body = self.dom(body);
+                Box::new(move |cx| {
+                    for b in &binds {
+                        b(cx);
+                    }
+                    body(cx)
+                })
+            }
+            Expr::Builtin(Builtin::Groups, args, _) => {
+                let p = self.word(&args[0]);
+                Box::new(move |cx| Dom::Groups(p(cx) as u8))
+            }
+            Expr::Builtin(Builtin::Placements, args, _) => {
+                let k = self.word(&args[0]);
+                Box::new(move |cx| Dom::Placements(k(cx) as u16))
+            }
+            Expr::Builtin(Builtin::Range, args, _) => {
+                let (a, b) = (self.word(&args[0]), self.word(&args[1]));
+                Box::new(move |cx| {
+                    let x = a(cx);
+                    Dom::Range(x, b(cx))
+                })
+            }
+            _ => Box::new(|_| Dom::Range(1, 0)),
+        }
+    }
+
+    /// The loop variable of a quantifier or statement over `domain`.
+    pub fn elem_var(&self, slot: Slot) -> Var {
+        self.var(slot)
+    }
+
+    fn quant_bool(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> B<W> {
+        let var = self.var(slot);
+        let d = self.dom(domain);
+        let f = filter.map(|f| self.bool_(f));
+        let b = body.map(|b| self.bool_(b));
+        // `any`: some element passes; `all`: no element fails; `none`: no element passes.
+        let want = q != Quant::All;
+        Box::new(move |cx| {
+            let dv = d(cx);
+            let mut hit = false;
+            each(cx, dv, var, |cx| {
+                if let Some(f) = &f {
+                    if !f(cx) {
+                        return true;
+                    }
+                }
+                let t = b.as_ref().is_none_or(|b| b(cx));
+                if t == want {
+                    hit = true;
+                    return false;
+                }
+                true
+            });
+            match q {
+                Quant::Any => hit,
+                _ => !hit,
+            }
+        })
+    }
+
+    fn quant_word(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> I<W> {
+        let var = self.var(slot);
+        let d = self.dom(domain);
+        let f = filter.map(|f| self.bool_(f));
+        if q == Quant::Count {
+            let b = body.map(|b| self.bool_(b));
+            return Box::new(move |cx| {
+                let dv = d(cx);
+                let mut n = 0i64;
+                each(cx, dv, var, |cx| {
+                    if let Some(f) = &f {
+                        if !f(cx) {
+                            return true;
+                        }
+                    }
+                    if b.as_ref().is_none_or(|b| b(cx)) {
+                        n += 1;
+                    }
+                    true
+                });
+                n
+            });
+        }
+        let b = body.map(|b| self.word(b));
+        Box::new(move |cx| {
+            let dv = d(cx);
+            let mut acc = 0i64;
+            let mut seen = false;
+            each(cx, dv, var, |cx| {
+                if let Some(f) = &f {
+                    if !f(cx) {
+                        return true;
+                    }
+                }
+                let x = b.as_ref().map_or(0, |b| b(cx));
+                acc = match q {
+                    Quant::Sum => acc.wrapping_add(x),
+                    Quant::Max if seen => acc.max(x),
+                    Quant::Min if seen => acc.min(x),
+                    _ => x,
+                };
+                seen = true;
+                true
+            });
+            acc
+        })
+    }
+
+    fn collect(
+        &mut self,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> S<W> {
+        let var = self.var(slot);
+        let d = self.dom(domain);
+        let f = filter.map(|f| self.bool_(f));
+        let b = body.map(|b| self.set(b));
+        Box::new(move |cx| {
+            let dv = d(cx);
+            let mut acc = Set::EMPTY;
+            each(cx, dv, var, |cx| {
+                if let Some(f) = &f {
+                    if !f(cx) {
+                        return true;
+                    }
+                }
+                if let Some(b) = &b {
+                    acc = acc.or(b(cx));
+                }
+                true
+            });
+            acc
+        })
+    }
+
+    /// Compiles a set-form predicate (see [`Pred`]) into a closure giving
+    /// its set of cells and whether it holds at `none`.
+    pub fn pred_fn(&mut self, p: Pred<W>) -> super::P<W> {
+        p.into_fn()
+    }
+}

@@ -1,0 +1,444 @@
+//! The compile stage: checked IR → [`Program`], the form the fast evaluator
+//! runs.
+//!
+//! # What a program is
+//! Every rule block (`turn`, `setup`, `on no moves`, `at end`) becomes a
+//! flat sequence of [`Op`]s with an explicit program counter: `if`, `for`
+//! and `while` become jumps, and a loop keeps its position (a *cursor*) in
+//! the frame rather than on the Rust stack. So a run can stop anywhere —
+//! at a `choose` or an `either` — and be resumed later from a copy of its
+//! state and frame: a decision is a **fork**, not a replay (see
+//! `eval::search`).
+//!
+//! Expressions become typed closures: conditions return `bool`, numbers and
+//! every small value (cell, player, kind, direction, line, zone) return one
+//! `i64` word, sets of cells return a [`Set<W>`] of `W` machine words, and
+//! collections return a [`Dom<W>`] to iterate. No tagged value is built on
+//! the hot path. Locals live in three banks of the [`Frame`]: words, sets
+//! and collections; the compiler maps every IR slot to its bank.
+//!
+//! A program is generic over `W`, the number of words of a cell set, and
+//! [`Compiled`] holds the instance for the game's board (1, 2 or 4 words).
+//!
+//! # Errors
+//! Closures return plain values. A rule error (division by zero, a runaway
+//! loop) is recorded in the frame (`Frame::err`, first error wins) and the
+//! closure returns a harmless value (0, `none`, the empty set); the machine
+//! checks the frame after every op and stops the run with that error. No
+//! expression has an effect, so the values computed after an error are
+//! never seen.
+//!
+//! # Passes
+//! The optimisations are compile passes over patterns any game may use,
+//! documented one by one in [`opt`]: whole-board set forms of cell
+//! predicates, line quantifiers as bit tests, set algebra for quantifiers
+//! over cells, and lazily completed turn tails.
+
+pub mod expr;
+pub mod opt;
+pub mod set;
+pub mod stmt;
+
+use crate::board::{CellId, NO_CELL};
+use crate::eval::{RunError, State};
+use crate::ir::{self, Ty};
+use crate::source::Span;
+pub use set::Set;
+
+/// Everything a closure may read or write while it runs.
+pub struct Cx<'a, const W: usize> {
+    /// The game's tables.
+    pub t: &'a Tables<W>,
+    /// The position being changed by the run.
+    pub st: &'a mut State,
+    /// Locals, loop cursors, caches, the step counter and the error.
+    pub fr: &'a mut Frame<W>,
+}
+
+/// A compiled condition.
+pub type B<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> bool + Send + Sync>;
+/// A compiled number or small value, as one word (see [`word`]).
+pub type I<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> i64 + Send + Sync>;
+/// A compiled set of cells.
+pub type S<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> Set<W> + Send + Sync>;
+/// A compiled collection.
+pub type D<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> Dom<W> + Send + Sync>;
+/// A compiled store into the frame (a `let`, a parameter binding).
+pub type Store<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) + Send + Sync>;
+/// A compiled set-form predicate: its cells, and whether it holds at `none`.
+pub type P<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> (Set<W>, bool) + Send + Sync>;
+
+/// How small values are held in one `i64` word.
+pub mod word {
+    /// A zone of a player: zone id and player in one word.
+    #[inline(always)]
+    pub fn zone(z: u16, p: u8) -> i64 {
+        (i64::from(z) << 8) | i64::from(p)
+    }
+
+    /// The zone id and player of a zone word.
+    #[inline(always)]
+    pub fn unzone(w: i64) -> (u16, u8) {
+        ((w >> 8) as u16, (w & 0xff) as u8)
+    }
+}
+
+/// A collection to iterate, evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dom<const W: usize> {
+    /// A set of cells (a snapshot): its cells in order.
+    Set(Set<W>),
+    /// A line: its cells from one end.
+    Line(u32),
+    /// Every direction.
+    Dirs,
+    /// Every kind.
+    Kinds,
+    /// Every player.
+    Players,
+    /// Line ids `start..end`.
+    Lines(u32, u32),
+    /// A player's groups (read live, as the position changes).
+    Groups(u8),
+    /// A tile kind's placements.
+    Placements(u16),
+    /// The numbers `a..=b`.
+    Range(i64, i64),
+    /// A zone (read live).
+    Zone(u16, u8),
+}
+
+/// Where a local lives in the frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Var {
+    /// A word slot.
+    W(u16),
+    /// A set slot.
+    S(u16),
+    /// A collection slot.
+    D(u16),
+}
+
+impl Var {
+    /// The bank of a value of type `ty`.
+    pub fn bank(ty: Ty) -> u8 {
+        match ty {
+            Ty::Cells => 1,
+            Ty::Dirs
+            | Ty::Kinds
+            | Ty::Players
+            | Ty::Lines
+            | Ty::Groups
+            | Ty::Placements
+            | Ty::Ints => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// A line of the board, as the evaluator reads it.
+#[derive(Debug, Clone)]
+pub struct LineT<const W: usize> {
+    /// Its cells in order.
+    pub cells: Vec<CellId>,
+    /// The same cells as a set.
+    pub set: Set<W>,
+}
+
+/// Per-game tables: the board's geometry and the game's constants, in the
+/// shapes the closures read.
+#[derive(Debug, Clone)]
+pub struct Tables<const W: usize> {
+    /// Number of cells.
+    pub cells: usize,
+    /// Number of directions.
+    pub dirs: usize,
+    /// `step[c * dirs + d]`: the neighbour of `c` in direction `d`, or `NO_CELL`.
+    pub step: Vec<CellId>,
+    /// `back[d * cells + x]`: the cell whose `d`-neighbour is `x`, or `NO_CELL`.
+    pub back: Vec<CellId>,
+    /// The cells with no neighbour in direction `d`.
+    pub edge: Vec<Set<W>>,
+    /// The neighbours of each cell.
+    pub nbr: Vec<Set<W>>,
+    /// Every cell.
+    pub all: Set<W>,
+    /// Every line the game uses.
+    pub lines: Vec<LineT<W>>,
+    /// Owner and kind of each board code.
+    pub codes: Vec<(u8, u16)>,
+    /// Number of players.
+    pub players: usize,
+    /// Number of kinds.
+    pub kinds: usize,
+    /// `props[k][p]`: property `p` of kind `k`.
+    pub props: Vec<Vec<i64>>,
+    /// `(file, rank)` of each cell.
+    pub file_rank: Vec<(i64, i64)>,
+    /// `cell(file, rank)`: dense table from `(fmin, rmin)` with `fw` columns.
+    pub at: (i64, i64, i64, i64, Vec<CellId>),
+    /// The placements of each kind.
+    pub placements: Vec<Vec<Set<W>>>,
+    /// Zones: (per player, ordered) for each zone id.
+    pub zones: Vec<(bool, bool)>,
+    /// Index of the first zone counter in a state's data.
+    pub counter_base: usize,
+    /// For ordered zones: the first sequence index.
+    pub seq_base: Vec<usize>,
+    /// The board, for shapes.
+    pub board: crate::board::Board,
+}
+
+impl<const W: usize> Tables<W> {
+    fn new(g: &ir::Game) -> Tables<W> {
+        let b = &g.board;
+        let cells = b.len();
+        let dirs = b.dirs();
+        let mut step = Vec::with_capacity(cells * dirs);
+        let mut back = vec![NO_CELL; cells * dirs];
+        let mut edge = vec![Set::EMPTY; dirs];
+        let mut nbr = vec![Set::EMPTY; cells];
+        for c in 0..cells as CellId {
+            for d in 0..dirs {
+                let n = b.step(c, d);
+                step.push(n);
+                if n == NO_CELL {
+                    edge[d].insert(c);
+                } else {
+                    back[d * cells + n as usize] = c;
+                    nbr[c as usize].insert(n);
+                }
+            }
+        }
+        let mut all = Set::EMPTY;
+        for c in 0..cells as CellId {
+            all.insert(c);
+        }
+        let lines = b
+            .lines
+            .iter()
+            .map(|l| LineT { cells: l.cells.clone(), set: Set::from_cells(&l.set) })
+            .collect();
+        let file_rank: Vec<(i64, i64)> = (0..cells as CellId).map(|c| b.file_rank(c)).collect();
+        let fmin = file_rank.iter().map(|x| x.0).min().unwrap_or(0);
+        let fmax = file_rank.iter().map(|x| x.0).max().unwrap_or(-1);
+        let rmin = file_rank.iter().map(|x| x.1).min().unwrap_or(0);
+        let rmax = file_rank.iter().map(|x| x.1).max().unwrap_or(-1);
+        let (fw, rh) = (fmax - fmin + 1, rmax - rmin + 1);
+        let mut at = vec![NO_CELL; (fw.max(0) * rh.max(0)) as usize];
+        for (c, &(f, r)) in file_rank.iter().enumerate() {
+            at[((r - rmin) * fw + (f - fmin)) as usize] = c as CellId;
+        }
+        let nk = g.kinds.len();
+        Tables {
+            cells,
+            dirs,
+            step,
+            back,
+            edge,
+            nbr,
+            all,
+            lines,
+            codes: g.piece_codes.clone(),
+            players: g.players.len(),
+            kinds: nk,
+            props: g.kinds.iter().map(|k| k.props.clone()).collect(),
+            file_rank,
+            at: (fmin, rmin, fw, rh, at),
+            placements: g
+                .placements
+                .iter()
+                .map(|ps| ps.iter().map(Set::from_cells).collect())
+                .collect(),
+            zones: g.zones.iter().map(|z| (z.per_player, z.ordered)).collect(),
+            counter_base: cells,
+            seq_base: g.zones.iter().map(|z| z.seq_base).collect(),
+            board: b.clone(),
+        }
+    }
+
+    /// The neighbour of `c` in direction `d`, or `NO_CELL`.
+    #[inline(always)]
+    pub fn step(&self, c: CellId, d: usize) -> CellId {
+        if c == NO_CELL {
+            return NO_CELL;
+        }
+        self.step.get(c as usize * self.dirs + d).copied().unwrap_or(NO_CELL)
+    }
+
+    /// Index of a zone counter in a state's data.
+    #[inline(always)]
+    pub fn counter(&self, z: u16, p: u8, k: u16) -> usize {
+        self.counter_base + (z as usize * self.players + p as usize) * self.kinds + k as usize
+    }
+
+    /// Index of an ordered zone's sequence in a state.
+    #[inline(always)]
+    pub fn sequence(&self, z: u16, p: u8) -> usize {
+        let per = self.zones[z as usize].0;
+        self.seq_base[z as usize] + if per { p as usize } else { 0 }
+    }
+}
+
+/// The evaluator's working memory for one run: locals in three banks,
+/// loop cursors, per-position caches, the step count and the first error.
+/// Copied (with `clone_from`, reusing its buffers) at every fork.
+#[derive(Debug, Clone, Default)]
+pub struct Frame<const W: usize> {
+    /// Word locals and loop indices.
+    pub w: Vec<i64>,
+    /// Set locals.
+    pub s: Vec<Set<W>>,
+    /// Collection locals and the collections loops walk.
+    pub d: Vec<Dom<W>>,
+    /// Bumped by every effect: caches keyed by an older value are stale.
+    pub epoch: u64,
+    /// Loop iterations so far in this run (for the runaway limit).
+    pub steps: u32,
+    /// The first rule error of this run.
+    pub err: Option<Box<RunError>>,
+    /// Each player's groups, valid while `epoch` matches.
+    pub groups: Vec<(u64, Vec<Set<W>>)>,
+}
+
+impl<const W: usize> Frame<W> {
+    /// Records a rule error (the first one wins).
+    #[cold]
+    pub fn fail(&mut self, message: String, span: Span) {
+        if self.err.is_none() {
+            self.err = Some(Box::new(RunError { message, span }));
+        }
+    }
+}
+
+/// One block of a program: its ops, in order.
+pub struct Block<const W: usize> {
+    /// The ops; running past the last one finishes the block.
+    pub ops: Vec<stmt::Op<W>>,
+}
+
+/// What a decision point of the turn offers, for turning options into moves.
+#[derive(Debug, Clone)]
+pub struct SiteInfo {
+    /// The chosen value's type (`Int` for `either`).
+    pub ty: Ty,
+    /// The decision's statement.
+    pub span: Span,
+    /// Set by the lazy-tail pass: after this decision the turn always
+    /// completes, so its options are the moves (see [`opt::lazy_tails`]).
+    pub lazy: bool,
+}
+
+/// A compiled game for cell sets of `W` words.
+pub struct Program<const W: usize> {
+    /// Board tables and constants.
+    pub t: Tables<W>,
+    /// `turn`
+    pub turn: Block<W>,
+    /// `setup`
+    pub setup: Block<W>,
+    /// `on no moves`
+    pub no_moves: Option<Block<W>>,
+    /// `at end`
+    pub at_end: Option<Block<W>>,
+    /// `def score(p)`: the parameter's word slot and the body.
+    pub score: Option<(u16, I<W>)>,
+    /// Frame sizes: words, sets, collections.
+    pub frame: (usize, usize, usize),
+    /// Every decision point, by site id.
+    pub sites: Vec<SiteInfo>,
+    /// What each pass did, one line per use (for `tabula check --passes`
+    /// style reports and tests).
+    pub notes: Vec<String>,
+}
+
+impl<const W: usize> Program<W> {
+    /// A fresh frame of the right sizes.
+    pub fn new_frame(&self) -> Frame<W> {
+        Frame {
+            w: vec![0; self.frame.0],
+            s: vec![Set::EMPTY; self.frame.1],
+            d: vec![Dom::Dirs; self.frame.2],
+            epoch: 1,
+            steps: 0,
+            err: None,
+            groups: vec![(0, Vec::new()); self.t.players],
+        }
+    }
+}
+
+/// A compiled game at the width its board needs.
+pub enum Compiled {
+    /// Up to 64 cells.
+    W1(Box<Program<1>>),
+    /// Up to 128 cells.
+    W2(Box<Program<2>>),
+    /// Up to 256 cells.
+    W4(Box<Program<4>>),
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (w, notes) = match self {
+            Compiled::W1(p) => (1, &p.notes),
+            Compiled::W2(p) => (2, &p.notes),
+            Compiled::W4(p) => (4, &p.notes),
+        };
+        write!(f, "Compiled {{ words: {w}, passes: {notes:?} }}")
+    }
+}
+
+impl Compiled {
+    /// What the optimisation passes did.
+    pub fn notes(&self) -> &[String] {
+        match self {
+            Compiled::W1(p) => &p.notes,
+            Compiled::W2(p) => &p.notes,
+            Compiled::W4(p) => &p.notes,
+        }
+    }
+}
+
+/// Compiles a checked game.
+pub fn compile(g: &ir::Game) -> Compiled {
+    match g.board.set_words() {
+        0 | 1 => Compiled::W1(Box::new(program::<1>(g))),
+        2 => Compiled::W2(Box::new(program::<2>(g))),
+        _ => Compiled::W4(Box::new(program::<4>(g))),
+    }
+}
+
+fn program<const W: usize>(g: &ir::Game) -> Program<W> {
+    let t = Tables::<W>::new(g);
+    let mut c = expr::Compiler::<W>::new(g, &t);
+    let lazy = opt::lazy_tails(g);
+    let turn = c.block(&g.turn);
+    let setup = c.block(&g.setup);
+    let no_moves = g.no_moves.as_ref().map(|b| c.block(b));
+    let at_end = g.at_end.as_ref().map(|b| c.block(b));
+    let score = g.score.as_ref().map(|(slot, e)| {
+        let w = match c.var(*slot) {
+            Var::W(w) => w,
+            _ => 0,
+        };
+        (w, c.word(e))
+    });
+    let sites = g
+        .sites
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SiteInfo {
+            ty: if s.branches.is_some() { Ty::Int } else { s.ty },
+            span: s.span,
+            lazy: lazy.contains(&(i as u16)),
+        })
+        .collect::<Vec<_>>();
+    let mut notes = std::mem::take(&mut c.notes);
+    for (i, s) in sites.iter().enumerate() {
+        if s.lazy {
+            notes.push(format!("lazy tail after decision {i} (`{}`)", g.sites[i].var));
+        }
+    }
+    let frame = c.frame_sizes();
+    Program { t, turn, setup, no_moves, at_end, score, frame, sites, notes }
+}

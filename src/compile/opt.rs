@@ -1,0 +1,944 @@
+//! The optimisation passes. Each recognises a pattern any game may write
+//! and compiles it to cheaper code with the same result; none knows any
+//! particular game.
+//!
+//! 1. **Set forms of cell predicates** ([`Pred`]). A condition about one
+//!    cell `x` built from `empty(x)`, `occupied(x)`, `off(x)`,
+//!    `owner(x) == E`, `kind(x) == E`, `contains(T, x)`, the same applied
+//!    to `step(x, d)` for a constant direction, conditions that do not
+//!    mention `x` at all, conditions about `x` alone that do not read the
+//!    position (`rank(x) == 1`: computed once, at compile time), and
+//!    `and` / `or` / `not` of these, is computed for the whole board at
+//!    once from the position's occupancy sets, in a few word operations.
+//!    Used by `choose x in S where F` (the options are `S ∩ F`; a filter
+//!    whose set-form conjuncts come first is narrowed by them and the rest
+//!    asked cell by cell), and by `any`/`all`/`none`/`count`/`collect` over
+//!    a set of cells or a line (`S ∩ F ∩ P` is empty / a subset / counted).
+//!    Games: all of them (`empty(c)` in every placement game, boop's and
+//!    Tic-tac-toe's `owner(x) == me` lines, Connect Four's
+//!    `occupied(step(c, s))`, Snekagon's `all x in cover: empty(x)` and
+//!    `contains(g, x)` counts, Hex's edge tests).
+//! 2. **Lazy tails** ([`lazy_tails`]). When everything after a `choose`
+//!    (to the end of the turn) can neither fail nor ask for another
+//!    decision — its effects are guaranteed possible by what the `choose`
+//!    and the `if`s on the way established (`empty(c)` before `place ... at
+//!    c`, `c in pieces(me)` before `move c to ...`) and its expressions
+//!    cannot raise an error — then each option of that `choose` is a legal
+//!    move. Move generation lists the options without running the rest;
+//!    the rest runs once, for the move that is played. Games: Tic-tac-toe,
+//!    Connect Four, Hex, Breakthrough, and any place-then-check game.
+//!
+//! Expressions are pure, so computing a predicate for more cells than the
+//! written short-circuit order would ask about is invisible; the passes
+//! only do so for expressions that cannot raise an error.
+
+use super::expr::{bits_at, occupied, Compiler};
+use super::{Cx, Dom, Frame, Set, Var, B, I, S};
+use crate::board::NO_CELL;
+use crate::eval::State;
+use crate::ir::{self, BinOp, Builtin, Expr, Quant, Slot, Stmt, StmtKind, Ty, UnOp, Value};
+use std::collections::BTreeSet;
+
+/// A cell predicate in set form: evaluates to the set of cells where it
+/// holds and whether it holds at `none`.
+pub enum Pred<const W: usize> {
+    /// `true` / `false`.
+    Const(bool),
+    /// Independent of the position: precomputed.
+    Static(Set<W>, bool),
+    /// A condition that does not mention the cell: everywhere or nowhere.
+    Cond(B<W>),
+    /// `empty(x)`
+    Empty,
+    /// `occupied(x)`
+    Occupied,
+    /// `off(x)`
+    Off,
+    /// `owner(x) == E`
+    OwnerIs(I<W>),
+    /// `kind(x) == E`
+    KindIs(I<W>),
+    /// `contains(T, x)`
+    In(S<W>),
+    /// `P(step(x, d))`
+    Pre(usize, Box<Pred<W>>),
+    /// `a and b`
+    And(Box<Pred<W>>, Box<Pred<W>>),
+    /// `a or b`
+    Or(Box<Pred<W>>, Box<Pred<W>>),
+    /// `not a`
+    Not(Box<Pred<W>>),
+    /// A `def`'s arguments that do not mention the cell, bound first.
+    Let(Vec<super::Store<W>>, Box<Pred<W>>),
+}
+
+impl<const W: usize> Pred<W> {
+    /// The cells where the predicate holds, and whether it holds at `none`.
+    pub fn eval(&self, cx: &mut Cx<'_, W>) -> (Set<W>, bool) {
+        match self {
+            Pred::Const(b) => (if *b { cx.t.all } else { Set::EMPTY }, *b),
+            Pred::Static(s, n) => (*s, *n),
+            Pred::Cond(b) => {
+                if b(cx) {
+                    (cx.t.all, true)
+                } else {
+                    (Set::EMPTY, false)
+                }
+            }
+            Pred::Empty => (cx.t.all.minus(occupied(cx)), false),
+            Pred::Occupied => (occupied(cx), false),
+            Pred::Off => (Set::EMPTY, true),
+            Pred::OwnerIs(p) => {
+                let p = p(cx);
+                if (p as usize) < cx.t.players {
+                    (bits_at(cx.st, p as usize), false)
+                } else if p == i64::from(ir::NONE8) {
+                    (cx.t.all.minus(occupied(cx)), true)
+                } else {
+                    (Set::EMPTY, false)
+                }
+            }
+            Pred::KindIs(k) => {
+                let k = k(cx);
+                if (k as usize) < cx.t.kinds {
+                    (bits_at(cx.st, cx.t.players + k as usize), false)
+                } else if k == i64::from(ir::NONE16) {
+                    (cx.t.all.minus(occupied(cx)), true)
+                } else {
+                    (Set::EMPTY, false)
+                }
+            }
+            Pred::In(s) => (s(cx), false),
+            Pred::Pre(d, p) => {
+                let (x, n) = p.eval(cx);
+                let cells = cx.t.cells;
+                let mut out = if n { cx.t.edge[*d] } else { Set::EMPTY };
+                for y in x.iter() {
+                    let c = cx.t.back[*d * cells + y as usize];
+                    if c != NO_CELL {
+                        out.insert(c);
+                    }
+                }
+                (out, n)
+            }
+            Pred::And(a, b) => {
+                let (x, m) = a.eval(cx);
+                let (y, n) = b.eval(cx);
+                (x.and(y), m && n)
+            }
+            Pred::Or(a, b) => {
+                let (x, m) = a.eval(cx);
+                let (y, n) = b.eval(cx);
+                (x.or(y), m || n)
+            }
+            Pred::Not(a) => {
+                let (x, m) = a.eval(cx);
+                (cx.t.all.minus(x), !m)
+            }
+            Pred::Let(binds, p) => {
+                for b in binds {
+                    b(cx);
+                }
+                p.eval(cx)
+            }
+        }
+    }
+
+    /// As a closure.
+    pub fn into_fn(self) -> super::P<W> {
+        Box::new(move |cx| self.eval(cx))
+    }
+}
+
+/// Whether evaluating `e` may raise a rule error (division by zero, a
+/// quantifier over a range of numbers of any size).
+pub fn may_fail(e: &Expr) -> bool {
+    match e {
+        Expr::Binary(BinOp::Div | BinOp::Rem, ..) => true,
+        Expr::Builtin(Builtin::Range, ..) => true,
+        _ => {
+            let mut found = false;
+            e.children(&mut |c| found |= may_fail(c));
+            found
+        }
+    }
+}
+
+/// Whether `e` reads the position (or `me`) anywhere.
+fn reads_state(e: &Expr) -> bool {
+    match e {
+        Expr::Me => true,
+        Expr::Builtin(
+            Builtin::Empty
+            | Builtin::Occupied
+            | Builtin::Owner
+            | Builtin::KindOf
+            | Builtin::Pieces
+            | Builtin::CountKind
+            | Builtin::CountAll
+            | Builtin::Group
+            | Builtin::Groups
+            | Builtin::First
+            | Builtin::Last
+            | Builtin::Ply,
+            ..,
+        ) => true,
+        // Iterating a zone reads its contents.
+        Expr::Quant { domain, .. } if matches!(&**domain, Expr::Zone(..)) => true,
+        _ => {
+            let mut found = false;
+            e.children(&mut |c| found |= reads_state(c));
+            found
+        }
+    }
+}
+
+/// Whether `e` reads any of `vars`.
+fn reads_any(e: &Expr, vars: &[Slot]) -> bool {
+    vars.iter().any(|v| e.reads_slot(*v))
+}
+
+/// Whether every local `e` reads is one of `vars` or bound inside `e`.
+fn reads_only(e: &Expr, vars: &[Slot]) -> bool {
+    vars.iter().all(|&v| e.reads_only(v)) || {
+        // `reads_only` takes one variable: check with each alias in turn
+        // by substituting the rest as bound.
+        fn go(e: &Expr, bound: &mut Vec<Slot>) -> bool {
+            match e {
+                Expr::Local(s, _) => bound.contains(s),
+                Expr::Inline(binds, body, _) => {
+                    let n = bound.len();
+                    let ok = binds.iter().all(|(s, x)| {
+                        let ok = go(x, bound);
+                        bound.push(*s);
+                        ok
+                    }) && go(body, bound);
+                    bound.truncate(n);
+                    ok
+                }
+                Expr::Quant { slot, domain, filter, body, .. } => {
+                    if !go(domain, bound) {
+                        return false;
+                    }
+                    bound.push(*slot);
+                    let ok = filter.as_deref().is_none_or(|f| go(f, bound))
+                        && body.as_deref().is_none_or(|b| go(b, bound));
+                    bound.pop();
+                    ok
+                }
+                _ => {
+                    let mut ok = true;
+                    e.children(&mut |c| ok &= go(c, bound));
+                    ok
+                }
+            }
+        }
+        go(e, &mut vars.to_vec())
+    }
+}
+
+/// The steps from the cell variable to the cell `e` names: `x` is `[]`,
+/// `step(step(x, d1), d2)` is `[d1, d2]`.
+fn cell_path(e: &Expr, vars: &[Slot]) -> Option<Vec<usize>> {
+    match e {
+        Expr::Local(s, _) if vars.contains(s) => Some(Vec::new()),
+        Expr::Builtin(Builtin::Step, args, _) => match &args[1] {
+            Expr::Const(Value::Dir(d)) => {
+                let mut p = cell_path(&args[0], vars)?;
+                p.push(*d as usize);
+                Some(p)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn along<const W: usize>(path: Vec<usize>, p: Pred<W>) -> Pred<W> {
+    path.into_iter().rev().fold(p, |p, d| Pred::Pre(d, Box::new(p)))
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// The set form of `e` as a predicate of the cell in `vars[0]` (the
+    /// other entries are aliases of it), if it has one.
+    pub fn pred(&mut self, e: &Expr, vars: &mut Vec<Slot>) -> Option<Pred<W>> {
+        if !reads_any(e, vars) {
+            // Not about the cell at all.
+            if may_fail(e) {
+                return None;
+            }
+            return Some(match e {
+                Expr::Const(Value::Bool(b)) => Pred::Const(*b),
+                _ => Pred::Cond(self.bool_(e)),
+            });
+        }
+        let leaf = |f: Builtin, args: &[Expr], vars: &[Slot]| -> Option<Pred<W>> {
+            let path = cell_path(&args[0], vars)?;
+            let p = match f {
+                Builtin::Empty => Pred::Empty,
+                Builtin::Occupied => Pred::Occupied,
+                Builtin::Off => Pred::Off,
+                _ => return None,
+            };
+            Some(along(path, p))
+        };
+        let found = match e {
+            Expr::Unary(UnOp::Not, a) => Some(Pred::Not(Box::new(self.pred(a, vars)?))),
+            Expr::Binary(BinOp::And, a, b, _) => {
+                Some(Pred::And(Box::new(self.pred(a, vars)?), Box::new(self.pred(b, vars)?)))
+            }
+            Expr::Binary(BinOp::Or, a, b, _) => {
+                Some(Pred::Or(Box::new(self.pred(a, vars)?), Box::new(self.pred(b, vars)?)))
+            }
+            Expr::Builtin(f @ (Builtin::Empty | Builtin::Occupied | Builtin::Off), args, _) => {
+                leaf(*f, args, vars)
+            }
+            Expr::Builtin(Builtin::Contains, args, _)
+                if !reads_any(&args[0], vars) && !may_fail(&args[0]) =>
+            {
+                let path = cell_path(&args[1], vars);
+                match path {
+                    Some(path) => {
+                        let s = self.as_set(&args[0]);
+                        Some(along(path, Pred::In(s)))
+                    }
+                    None => None,
+                }
+            }
+            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => {
+                let (f, arg, other) = match (&**a, &**b) {
+                    (Expr::Builtin(f @ (Builtin::Owner | Builtin::KindOf), args, _), x)
+                        if cell_path(&args[0], vars).is_some() =>
+                    {
+                        (*f, &args[0], x)
+                    }
+                    (x, Expr::Builtin(f @ (Builtin::Owner | Builtin::KindOf), args, _))
+                        if cell_path(&args[0], vars).is_some() =>
+                    {
+                        (*f, &args[0], x)
+                    }
+                    _ => return self.static_pred(e, vars),
+                };
+                if reads_any(other, vars) || may_fail(other) {
+                    return self.static_pred(e, vars);
+                }
+                let path = cell_path(arg, vars)?;
+                let w = self.word(other);
+                let p = if f == Builtin::Owner { Pred::OwnerIs(w) } else { Pred::KindIs(w) };
+                let p = along(path, p);
+                Some(if *op == BinOp::Ne { Pred::Not(Box::new(p)) } else { p })
+            }
+            Expr::Inline(binds, body, _) => {
+                let n = vars.len();
+                let mut pre = Vec::new();
+                let mut ok = true;
+                for (s, x) in binds.iter() {
+                    match x {
+                        Expr::Local(v, _) if vars.contains(v) => vars.push(*s),
+                        x if !reads_any(x, vars) && !may_fail(x) => {
+                            pre.push(self.store(self.var(*s), x));
+                        }
+                        _ => ok = false,
+                    }
+                }
+                let r = if ok { self.pred(body, vars) } else { None };
+                vars.truncate(n);
+                r.map(|p| if pre.is_empty() { p } else { Pred::Let(pre, Box::new(p)) })
+            }
+            _ => None,
+        };
+        found.or_else(|| self.static_pred(e, vars))
+    }
+
+    /// A predicate about the cell alone that does not read the position:
+    /// evaluated now for every cell (and `none`).
+    fn static_pred(&mut self, e: &Expr, vars: &[Slot]) -> Option<Pred<W>> {
+        if reads_state(e) || may_fail(e) || !reads_only(e, vars) || self.ty(e) != Ty::Bool {
+            return None;
+        }
+        let f = self.bool_(e);
+        let mut st = State::empty(self.g);
+        let sizes = self.frame_sizes();
+        let mut fr = Frame::<W> {
+            w: vec![0; sizes.0],
+            s: vec![Set::EMPTY; sizes.1],
+            d: vec![Dom::Dirs; sizes.2],
+            groups: vec![(0, Vec::new()); self.t.players],
+            ..Frame::default()
+        };
+        let mut set = Set::EMPTY;
+        let mut at_none = false;
+        for c in (0..self.t.cells as u16).chain([NO_CELL]) {
+            for v in vars {
+                if let Var::W(i) = self.var(*v) {
+                    fr.w[i as usize] = i64::from(c);
+                }
+            }
+            let mut cx = Cx { t: self.t, st: &mut st, fr: &mut fr };
+            let r = f(&mut cx);
+            if fr.err.is_some() {
+                return None;
+            }
+            if c == NO_CELL {
+                at_none = r;
+            } else if r {
+                set.insert(c);
+            }
+        }
+        Some(Pred::Static(set, at_none))
+    }
+
+    /// A set or a line as a set of cells.
+    pub fn as_set(&mut self, e: &Expr) -> S<W> {
+        match self.ty(e) {
+            Ty::Line => {
+                let l = self.word(e);
+                Box::new(move |cx| {
+                    let l = l(cx);
+                    cx.t.lines.get(l as usize).map_or(Set::EMPTY, |x| x.set)
+                })
+            }
+            Ty::Cell => {
+                let c = self.word(e);
+                Box::new(move |cx| Set::one(c(cx) as u16))
+            }
+            _ => self.set(e),
+        }
+    }
+
+    /// A domain of cells in set form (a set of cells or a line), if it is one.
+    fn cell_domain(&mut self, domain: &Expr) -> Option<S<W>> {
+        match self.ty(domain) {
+            Ty::Cells | Ty::Line => Some(self.as_set(domain)),
+            _ => None,
+        }
+    }
+
+    /// The filter and body of a quantifier over cells as one set-form
+    /// predicate (`filter and body`), if both have set forms.
+    fn filter_body(
+        &mut self,
+        slot: Slot,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> Option<(Option<Pred<W>>, Option<Pred<W>>)> {
+        if self.ty(&Expr::Local(slot, Default::default())) != Ty::Cell {
+            return None;
+        }
+        let f = match filter {
+            Some(f) => Some(self.pred(f, &mut vec![slot])?),
+            None => None,
+        };
+        let b = match body {
+            Some(b) => Some(self.pred(b, &mut vec![slot])?),
+            None => None,
+        };
+        Some((f, b))
+    }
+
+    /// `any` / `all` / `none` over cells in set form.
+    pub fn set_quant_bool(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> Option<B<W>> {
+        if !matches!(q, Quant::Any | Quant::All | Quant::None) || may_fail(domain) {
+            return None;
+        }
+        if self.ty(domain) != Ty::Cells && self.ty(domain) != Ty::Line {
+            return None;
+        }
+        let (f, b) = self.filter_body(slot, filter, body)?;
+        let d = self.cell_domain(domain)?;
+        let f = f.map(Pred::into_fn);
+        let b = b.map(Pred::into_fn);
+        self.notes.push(format!("set form: `{}` quantifier over cells", quant_name(q)));
+        Some(Box::new(move |cx| {
+            let mut s = d(cx);
+            if let Some(f) = &f {
+                s = s.and(f(cx).0);
+            }
+            let hits = match &b {
+                Some(b) => s.and(b(cx).0),
+                None => s,
+            };
+            match q {
+                Quant::Any => !hits.is_empty(),
+                Quant::All => hits == s,
+                _ => hits.is_empty(),
+            }
+        }))
+    }
+
+    /// `count` over cells in set form.
+    pub fn set_quant_count(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> Option<I<W>> {
+        if q != Quant::Count || may_fail(domain) {
+            return None;
+        }
+        if self.ty(domain) != Ty::Cells && self.ty(domain) != Ty::Line {
+            return None;
+        }
+        let (f, b) = self.filter_body(slot, filter, body)?;
+        let d = self.cell_domain(domain)?;
+        let f = f.map(Pred::into_fn);
+        let b = b.map(Pred::into_fn);
+        self.notes.push("set form: `count` over cells".into());
+        Some(Box::new(move |cx| {
+            let mut s = d(cx);
+            if let Some(f) = &f {
+                s = s.and(f(cx).0);
+            }
+            if let Some(b) = &b {
+                s = s.and(b(cx).0);
+            }
+            s.len() as i64
+        }))
+    }
+
+    /// `collect x in S where F` (no body but the cell itself) in set form.
+    pub fn set_collect(
+        &mut self,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> Option<S<W>> {
+        let own = matches!(body, Some(Expr::Builtin(Builtin::Singleton, args, _))
+            if matches!(&args[0], Expr::Local(s, _) if *s == slot));
+        if !own || may_fail(domain) {
+            return None;
+        }
+        if self.ty(domain) != Ty::Cells && self.ty(domain) != Ty::Line {
+            return None;
+        }
+        let (f, _) = self.filter_body(slot, filter, None)?;
+        let d = self.cell_domain(domain)?;
+        let f = f.map(Pred::into_fn);
+        self.notes.push("set form: `collect` over cells".into());
+        Some(Box::new(move |cx| {
+            let s = d(cx);
+            match &f {
+                Some(f) => s.and(f(cx).0),
+                None => s,
+            }
+        }))
+    }
+
+    /// For `choose x in S where F` over cells: the set-form part of `F`
+    /// (its leading conjuncts that have set forms, or all of it) and the
+    /// rest, asked cell by cell. `None` when nothing has a set form.
+    pub fn split_filter(&mut self, slot: Slot, filter: &Expr) -> Option<(Pred<W>, Option<B<W>>)> {
+        if self.ty(&Expr::Local(slot, Default::default())) != Ty::Cell {
+            return None;
+        }
+        let mut conj = Vec::new();
+        conjuncts(filter, &mut conj);
+        let mut set: Option<Pred<W>> = None;
+        let mut i = 0;
+        while i < conj.len() {
+            match self.pred(conj[i], &mut vec![slot]) {
+                Some(p) => {
+                    set = Some(match set {
+                        None => p,
+                        Some(q) => Pred::And(Box::new(q), Box::new(p)),
+                    });
+                    i += 1;
+                }
+                None => break,
+            }
+        }
+        let set = set?;
+        let rest = &conj[i..];
+        if rest.is_empty() {
+            return Some((set, None));
+        }
+        let mut it = rest.iter();
+        let first = it.next().map(|e| self.bool_(e))?;
+        let rest = it.fold(first, |acc, e| {
+            let b = self.bool_(e);
+            Box::new(move |cx: &mut Cx<'_, W>| acc(cx) && b(cx)) as B<W>
+        });
+        Some((set, Some(rest)))
+    }
+}
+
+/// The top-level conjuncts of `e` (`a and b and c`).
+fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Binary(BinOp::And, a, b, _) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+fn quant_name(q: Quant) -> &'static str {
+    match q {
+        Quant::Any => "any",
+        Quant::All => "all",
+        Quant::None => "none",
+        Quant::Count => "count",
+        Quant::Sum => "sum",
+        Quant::Max => "max",
+        Quant::Min => "min",
+        Quant::Collect => "collect",
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lazy tails
+
+/// What is known about one cell local at a point of the turn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Known {
+    on_board: bool,
+    empty: bool,
+    occupied: bool,
+    not_empty: bool,
+    not_occupied: bool,
+    /// A kind or player that is not `none`.
+    some: bool,
+}
+
+impl Known {
+    fn is_empty(&self) -> bool {
+        self.empty || (self.on_board && self.not_occupied)
+    }
+    fn is_occupied(&self) -> bool {
+        self.occupied || (self.on_board && self.not_empty)
+    }
+    fn forget_contents(&mut self) {
+        self.empty = false;
+        self.occupied = false;
+        self.not_empty = false;
+        self.not_occupied = false;
+    }
+    fn meet(self, o: Known) -> Known {
+        Known {
+            on_board: self.on_board && o.on_board,
+            empty: self.is_empty() && o.is_empty(),
+            occupied: self.is_occupied() && o.is_occupied(),
+            not_empty: self.not_empty && o.not_empty,
+            not_occupied: self.not_occupied && o.not_occupied,
+            some: self.some && o.some,
+        }
+    }
+}
+
+/// Facts along one path of the turn (`None`: the path has ended).
+#[derive(Debug, Clone, Default)]
+struct Facts {
+    known: std::collections::BTreeMap<Slot, Known>,
+    distinct: BTreeSet<(Slot, Slot)>,
+    alias: std::collections::BTreeMap<Slot, Slot>,
+}
+
+impl Facts {
+    fn root(&self, s: Slot) -> Slot {
+        let mut s = s;
+        while let Some(&t) = self.alias.get(&s) {
+            s = t;
+        }
+        s
+    }
+    fn get(&self, s: Slot) -> Known {
+        self.known.get(&self.root(s)).copied().unwrap_or_default()
+    }
+    fn with(&mut self, s: Slot, f: impl FnOnce(&mut Known)) {
+        let r = self.root(s);
+        f(self.known.entry(r).or_default());
+    }
+    fn distinct(&self, a: Slot, b: Slot) -> bool {
+        let (a, b) = (self.root(a), self.root(b));
+        if a == b {
+            return false;
+        }
+        let (ka, kb) = (self.get(a), self.get(b));
+        self.distinct.contains(&(a.min(b), a.max(b)))
+            || (ka.is_occupied() && kb.is_empty())
+            || (ka.is_empty() && kb.is_occupied())
+    }
+    /// The contents of cell `x` changed: what was known about cells that
+    /// may be the same cell is forgotten (after recording what stays
+    /// distinct).
+    fn touch(&mut self, x: Slot) {
+        let x = self.root(x);
+        let slots: Vec<Slot> = self.known.keys().copied().collect();
+        for y in slots {
+            if y != x {
+                if self.distinct(x, y) {
+                    self.distinct.insert((x.min(y), x.max(y)));
+                } else {
+                    self.with(y, Known::forget_contents);
+                }
+            }
+        }
+        self.with(x, Known::forget_contents);
+    }
+    /// Learns what condition `e` being `truth` says about cells.
+    fn learn(&mut self, e: &Expr, truth: bool) {
+        match e {
+            Expr::Binary(BinOp::And, a, b, _) if truth => {
+                self.learn(a, true);
+                self.learn(b, true);
+            }
+            Expr::Binary(BinOp::Or, a, b, _) if !truth => {
+                self.learn(a, false);
+                self.learn(b, false);
+            }
+            Expr::Unary(UnOp::Not, a) => self.learn(a, !truth),
+            Expr::Builtin(f @ (Builtin::Empty | Builtin::Occupied), args, _) => {
+                if let Expr::Local(s, _) = &args[0] {
+                    let empty = *f == Builtin::Empty;
+                    self.with(*s, |k| match (empty, truth) {
+                        (true, true) => {
+                            k.empty = true;
+                            k.on_board = true;
+                        }
+                        (false, true) => {
+                            k.occupied = true;
+                            k.on_board = true;
+                        }
+                        (true, false) => k.not_empty = true,
+                        (false, false) => k.not_occupied = true,
+                    });
+                }
+            }
+            Expr::Inline(binds, body, _) => {
+                for (s, x) in binds.iter() {
+                    if let Expr::Local(v, _) = x {
+                        let r = self.root(*v);
+                        self.alias.insert(*s, r);
+                    }
+                }
+                self.learn(body, truth);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `choose` sites of the turn whose tails are lazy (see the module docs).
+pub fn lazy_tails(g: &ir::Game) -> BTreeSet<u16> {
+    let mut out = BTreeSet::new();
+    walk(&g.turn, &mut Vec::new(), &mut out);
+    out
+}
+
+fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, out: &mut BTreeSet<u16>) {
+    for (i, s) in stmts.iter().enumerate() {
+        let rest = &stmts[i + 1..];
+        match &s.kind {
+            StmtKind::Choose { site, slot, domain, filter } => {
+                conts.push(rest);
+                let mut f = Facts::default();
+                choose_facts(&mut f, *slot, domain, filter.as_ref());
+                let mut facts = Some(f);
+                let ok = conts.iter().rev().all(|c| safe_block(c, &mut facts));
+                if ok {
+                    out.insert(*site);
+                }
+                conts.pop();
+            }
+            StmtKind::If { then, otherwise, .. } => {
+                conts.push(rest);
+                walk(then, conts, out);
+                walk(otherwise, conts, out);
+                conts.pop();
+            }
+            StmtKind::Either { branches, .. } => {
+                conts.push(rest);
+                for b in branches {
+                    walk(b, conts, out);
+                }
+                conts.pop();
+            }
+            StmtKind::Block(_, body) => {
+                conts.push(rest);
+                walk(body, conts, out);
+                conts.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+fn choose_facts(f: &mut Facts, slot: Slot, domain: &Expr, filter: Option<&Expr>) {
+    match domain {
+        Expr::Builtin(Builtin::Pieces, ..) => f.with(slot, |k| {
+            k.occupied = true;
+            k.on_board = true;
+        }),
+        Expr::Builtin(Builtin::Neighbours, args, _) => {
+            f.with(slot, |k| k.on_board = true);
+            if let Expr::Local(y, _) = &args[0] {
+                let (a, b) = (f.root(slot), f.root(*y));
+                f.distinct.insert((a.min(b), a.max(b)));
+            }
+        }
+        Expr::Zone(..) | Expr::Const(Value::Kinds) | Expr::Const(Value::Players) => {
+            f.with(slot, |k| k.some = true)
+        }
+        Expr::Builtin(
+            Builtin::AllCells
+            | Builtin::NeighboursOf
+            | Builtin::Group
+            | Builtin::Union
+            | Builtin::Intersect
+            | Builtin::Minus
+            | Builtin::LineCells,
+            ..,
+        ) => f.with(slot, |k| k.on_board = true),
+        _ => {}
+    }
+    if let Some(c) = filter {
+        f.learn(c, true);
+    }
+}
+
+fn safe_block(stmts: &[Stmt], facts: &mut Option<Facts>) -> bool {
+    for s in stmts {
+        if facts.is_none() {
+            return true;
+        }
+        if !safe_stmt(s, facts) {
+            return false;
+        }
+    }
+    true
+}
+
+/// A player expression that is never `none`.
+fn some_player(e: &Expr) -> bool {
+    matches!(e, Expr::Me) || matches!(e, Expr::Const(Value::Player(p)) if *p != ir::NONE8)
+}
+
+fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
+    let Some(f) = facts.as_mut() else { return true };
+    let local = |e: &Expr| match e {
+        Expr::Local(x, _) => Some(*x),
+        _ => None,
+    };
+    match &s.kind {
+        StmtKind::Let(_, e) => !may_fail(e),
+        StmtKind::Win(p) | StmtKind::Lose(p) => {
+            if !some_player(p) {
+                return false;
+            }
+            *facts = None;
+            true
+        }
+        StmtKind::Draw | StmtKind::Pass => {
+            *facts = None;
+            true
+        }
+        StmtKind::If { cond, then, otherwise } => {
+            if may_fail(cond) {
+                return false;
+            }
+            let mut a = Some(f.clone());
+            let mut b = Some(f.clone());
+            if let Some(x) = a.as_mut() {
+                x.learn(cond, true);
+            }
+            if let Some(x) = b.as_mut() {
+                x.learn(cond, false);
+            }
+            if !safe_block(then, &mut a) || !safe_block(otherwise, &mut b) {
+                return false;
+            }
+            *facts = match (a, b) {
+                (None, None) => None,
+                (Some(x), None) | (None, Some(x)) => Some(x),
+                (Some(x), Some(y)) => {
+                    let mut m = x.clone();
+                    m.known = x
+                        .known
+                        .iter()
+                        .filter_map(|(s, k)| y.known.get(s).map(|j| (*s, k.meet(*j))))
+                        .collect();
+                    m.distinct = x.distinct.union(&y.distinct).copied().collect();
+                    Some(m)
+                }
+            };
+            true
+        }
+        StmtKind::Place { kind, owner, at, many: false } => {
+            let kind_ok = match kind {
+                Expr::Const(Value::Kind(k)) => *k != ir::NONE16,
+                Expr::Local(k, _) => f.get(*k).some,
+                _ => false,
+            };
+            let owner_ok = owner.as_ref().is_none_or(some_player);
+            let Some(x) = local(at) else { return false };
+            if !kind_ok || !owner_ok || !f.get(x).is_empty() {
+                return false;
+            }
+            f.touch(x);
+            f.with(x, |k| {
+                k.occupied = true;
+                k.on_board = true;
+            });
+            true
+        }
+        StmtKind::Remove(e) => {
+            let Some(x) = local(e) else { return false };
+            if !f.get(x).is_occupied() {
+                return false;
+            }
+            f.touch(x);
+            f.with(x, |k| {
+                k.empty = true;
+                k.on_board = true;
+            });
+            true
+        }
+        StmtKind::Move { from, to } => {
+            let (Some(a), Some(b)) = (local(from), local(to)) else { return false };
+            if !f.get(a).is_occupied() || !f.get(b).is_empty() {
+                return false;
+            }
+            f.touch(a);
+            f.touch(b);
+            f.with(a, |k| {
+                k.empty = true;
+                k.on_board = true;
+            });
+            f.with(b, |k| {
+                k.occupied = true;
+                k.on_board = true;
+            });
+            true
+        }
+        StmtKind::Block(binds, body) => {
+            for (p, e) in binds {
+                match e {
+                    Expr::Local(x, _) => {
+                        let r = f.root(*x);
+                        f.alias.insert(*p, r);
+                    }
+                    e if !may_fail(e) => {}
+                    _ => return false,
+                }
+            }
+            let mut inner = Some(f.clone());
+            if !safe_block(body, &mut inner) {
+                return false;
+            }
+            *facts = inner;
+            true
+        }
+        _ => false,
+    }
+}

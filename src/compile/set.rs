@@ -1,0 +1,181 @@
+//! `Set<W>`: a set of cells as `W` machine words. The compiled evaluator is
+//! generic over `W` and instantiated with the smallest width that holds the
+//! board (one word up to 64 cells, two up to 128, four up to 256), so cell
+//! sets on small boards are single `u64`s.
+
+use crate::board::{CellId, CellSet, NO_CELL};
+
+/// A set of cells in `W` words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Set<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Default for Set<W> {
+    fn default() -> Self {
+        Set([0; W])
+    }
+}
+
+impl<const W: usize> Set<W> {
+    /// The empty set.
+    pub const EMPTY: Set<W> = Set([0; W]);
+
+    /// Whether the set holds `c` (false for [`NO_CELL`] and cells beyond `W` words).
+    #[inline(always)]
+    pub fn contains(&self, c: CellId) -> bool {
+        let i = (c >> 6) as usize;
+        i < W && self.0[i] & (1 << (c & 63)) != 0
+    }
+
+    /// Adds `c` (ignored for cells beyond `W` words, e.g. [`NO_CELL`]).
+    #[inline(always)]
+    pub fn insert(&mut self, c: CellId) {
+        let i = (c >> 6) as usize;
+        if i < W {
+            self.0[i] |= 1 << (c & 63);
+        }
+    }
+
+    /// Removes `c`.
+    #[inline(always)]
+    pub fn remove(&mut self, c: CellId) {
+        let i = (c >> 6) as usize;
+        if i < W {
+            self.0[i] &= !(1 << (c & 63));
+        }
+    }
+
+    /// `self ∪ o`
+    #[inline(always)]
+    pub fn or(self, o: Set<W>) -> Set<W> {
+        let mut r = self;
+        for i in 0..W {
+            r.0[i] |= o.0[i];
+        }
+        r
+    }
+
+    /// `self ∩ o`
+    #[inline(always)]
+    pub fn and(self, o: Set<W>) -> Set<W> {
+        let mut r = self;
+        for i in 0..W {
+            r.0[i] &= o.0[i];
+        }
+        r
+    }
+
+    /// `self ∖ o`
+    #[inline(always)]
+    pub fn minus(self, o: Set<W>) -> Set<W> {
+        let mut r = self;
+        for i in 0..W {
+            r.0[i] &= !o.0[i];
+        }
+        r
+    }
+
+    /// Whether `self ∩ o` is not empty.
+    #[inline(always)]
+    pub fn meets(self, o: Set<W>) -> bool {
+        (0..W).any(|i| self.0[i] & o.0[i] != 0)
+    }
+
+    /// Whether `self ⊆ o`.
+    #[inline(always)]
+    pub fn within(self, o: Set<W>) -> bool {
+        (0..W).all(|i| self.0[i] & !o.0[i] == 0)
+    }
+
+    /// Whether the set is empty.
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Number of cells.
+    #[inline(always)]
+    pub fn len(self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The smallest cell, if any.
+    #[inline(always)]
+    pub fn first(self) -> Option<CellId> {
+        for i in 0..W {
+            if self.0[i] != 0 {
+                return Some((i as u32 * 64 + self.0[i].trailing_zeros()) as CellId);
+            }
+        }
+        None
+    }
+
+    /// Removes and returns the smallest cell.
+    #[inline(always)]
+    pub fn pop(&mut self) -> Option<CellId> {
+        for i in 0..W {
+            let w = self.0[i];
+            if w != 0 {
+                self.0[i] = w & (w - 1);
+                return Some((i as u32 * 64 + w.trailing_zeros()) as CellId);
+            }
+        }
+        None
+    }
+
+    /// The cells in increasing order.
+    #[inline]
+    pub fn iter(self) -> impl Iterator<Item = CellId> {
+        let mut s = self;
+        std::iter::from_fn(move || s.pop())
+    }
+
+    /// A one-cell set (empty for [`NO_CELL`]).
+    #[inline(always)]
+    pub fn one(c: CellId) -> Set<W> {
+        let mut s = Set::EMPTY;
+        if c != NO_CELL {
+            s.insert(c);
+        }
+        s
+    }
+
+    /// From the interpreter's 256-bit set (cells beyond `W` words are dropped).
+    pub fn from_cells(c: &CellSet) -> Set<W> {
+        let mut s = Set::EMPTY;
+        for i in 0..W.min(4) {
+            s.0[i] = c.0[i];
+        }
+        s
+    }
+
+    /// To the interpreter's 256-bit set.
+    pub fn to_cells(self) -> CellSet {
+        let mut c = CellSet::EMPTY;
+        for i in 0..W.min(4) {
+            c.0[i] = self.0[i];
+        }
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_operations_agree_with_their_definitions() {
+        let mut a: Set<2> = Set::EMPTY;
+        for c in [0, 5, 63, 64, 100] {
+            a.insert(c);
+        }
+        let b = Set::<2>::one(64).or(Set::one(7));
+        assert_eq!(a.len(), 5);
+        assert!(a.contains(100) && !a.contains(101) && !a.contains(NO_CELL));
+        assert_eq!(a.and(b).iter().collect::<Vec<_>>(), [64]);
+        assert_eq!(a.minus(b).iter().collect::<Vec<_>>(), [0, 5, 63, 100]);
+        assert!(a.meets(b) && !a.within(b) && a.and(b).within(a));
+        assert_eq!(a.first(), Some(0));
+        assert_eq!(Set::<2>::from_cells(&a.to_cells()), a);
+        assert_eq!(Set::<1>::one(NO_CELL), Set::EMPTY);
+    }
+}

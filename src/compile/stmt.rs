@@ -1,0 +1,378 @@
+//! Statements → a flat op sequence.
+//!
+//! `if` and `while` become conditional jumps; `for` becomes a
+//! `LoopStart` (the collection and an index go into the frame) and a
+//! `LoopNext` at the top of the body that binds the next element or jumps
+//! past the loop. Inlined actions become stores of their parameters
+//! followed by their body. Decisions (`choose`, `either`) are ops at which
+//! a run stops so the search can fork (see `eval::machine`).
+
+use super::expr::Compiler;
+use super::opt::Pred;
+use super::{Var, B, D, I, S};
+use crate::ir::{Expr, Key, Stmt, StmtKind, Ty};
+use crate::source::Span;
+
+use super::Store;
+
+/// The options of a `choose` in set form: the domain's cells, the
+/// set-form part of the filter, and the rest of the filter.
+pub type FastOptions<const W: usize> = (S<W>, super::P<W>, Option<B<W>>);
+
+/// A `choose`.
+pub struct ChooseOp<const W: usize> {
+    /// Its site id.
+    pub site: u16,
+    /// The chosen value's local.
+    pub var: Var,
+    /// The domain.
+    pub dom: D<W>,
+    /// The filter, asked per element.
+    pub filter: Option<B<W>>,
+    /// The options in set form, when the domain is cells and the filter
+    /// starts with set-form conjuncts.
+    pub fast: Option<FastOptions<W>>,
+    /// The statement.
+    pub span: Span,
+    /// The filter's span (or the statement's).
+    pub filter_span: Span,
+}
+
+/// A ranking key of `compare`.
+pub enum CKey<const W: usize> {
+    /// A number, higher is better.
+    Value(I<W>),
+    /// Values over a collection, highest first.
+    Desc {
+        /// The element's local.
+        var: Var,
+        /// The collection.
+        dom: D<W>,
+        /// `where`
+        filter: Option<B<W>>,
+        /// The value per element.
+        body: I<W>,
+    },
+}
+
+/// `compare p in D by keys`.
+pub struct CompareOp<const W: usize> {
+    /// The player's local.
+    pub var: Var,
+    /// The players compared.
+    pub dom: D<W>,
+    /// The keys, in order.
+    pub keys: Vec<CKey<W>>,
+    /// `ties share`
+    pub share: bool,
+    /// The statement.
+    pub span: Span,
+}
+
+/// One op of a compiled block.
+pub enum Op<const W: usize> {
+    /// `let`, or binding an action's parameter.
+    Store(Store<W>),
+    /// Continue at the op.
+    Jump(u32),
+    /// Continue at the op when the condition is false.
+    JumpUnless(B<W>, u32),
+    /// One iteration of a `while` (counted against the step limit).
+    Tick(Span),
+    /// Starts a `for`: the collection into `d[dom]`, the index `w[idx]` = 0.
+    LoopStart {
+        /// The collection.
+        coll: D<W>,
+        /// Its frame slot.
+        dom: u16,
+        /// The index's frame slot.
+        idx: u16,
+    },
+    /// Binds the next element the filter accepts (each element counts a
+    /// step), or continues at `exit` when there is none.
+    LoopNext {
+        /// The collection's frame slot.
+        dom: u16,
+        /// The index's frame slot.
+        idx: u16,
+        /// The element's local.
+        var: Var,
+        /// `where`
+        filter: Option<B<W>>,
+        /// After the loop.
+        exit: u32,
+        /// The loop statement.
+        span: Span,
+    },
+    /// A decision among the domain's elements.
+    Choose(Box<ChooseOp<W>>),
+    /// A decision among branches (each starts at its op).
+    Either {
+        /// Its site id.
+        site: u16,
+        /// Where each branch starts.
+        arms: Vec<u32>,
+        /// The statement.
+        span: Span,
+    },
+    /// `require`
+    Require(B<W>, Span),
+    /// `win P`
+    Win(I<W>, Span),
+    /// `lose P`
+    Lose(I<W>, Span),
+    /// `draw`
+    Draw,
+    /// `pass`
+    Pass,
+    /// `place K [of P] at C`
+    Place {
+        /// The kind.
+        kind: I<W>,
+        /// The owner (the mover if absent).
+        owner: Option<I<W>>,
+        /// The cell.
+        at: I<W>,
+        /// The statement.
+        span: Span,
+    },
+    /// `place K [of P] at S` for a set of cells.
+    PlaceMany {
+        /// The kind.
+        kind: I<W>,
+        /// The owner (the mover if absent).
+        owner: Option<I<W>>,
+        /// The cells.
+        at: S<W>,
+        /// The statement.
+        span: Span,
+    },
+    /// `remove C`
+    Remove(I<W>, Span),
+    /// `move C to C`
+    Move {
+        /// From.
+        from: I<W>,
+        /// To.
+        to: I<W>,
+        /// The statement.
+        span: Span,
+    },
+    /// `add` / `take`
+    Zone {
+        /// How many (1 if absent).
+        count: Option<I<W>>,
+        /// The kind.
+        kind: I<W>,
+        /// The zone.
+        zone: I<W>,
+        /// `add` rather than `take`.
+        add: bool,
+        /// The statement.
+        span: Span,
+    },
+    /// `move N K from Z to Y`
+    Transfer {
+        /// How many (all if absent).
+        count: Option<I<W>>,
+        /// The kind.
+        kind: I<W>,
+        /// From.
+        from: I<W>,
+        /// To.
+        to: I<W>,
+        /// The statement.
+        span: Span,
+    },
+    /// `shuffle Z`
+    Shuffle(I<W>, Span),
+    /// `compare ...`
+    Compare(Box<CompareOp<W>>),
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// Compiles a block into a flat op sequence.
+    pub fn block(&mut self, stmts: &[Stmt]) -> super::Block<W> {
+        let mut ops = Vec::new();
+        self.stmts(stmts, &mut ops);
+        super::Block { ops }
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt], ops: &mut Vec<Op<W>>) {
+        for s in stmts {
+            self.stmt(s, ops);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, ops: &mut Vec<Op<W>>) {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Let(slot, e) => {
+                let st = self.store(self.var(*slot), e);
+                ops.push(Op::Store(st));
+            }
+            StmtKind::Choose { site, slot, domain, filter } => {
+                let var = self.var(*slot);
+                let fast = match (self.ty(domain), filter) {
+                    (Ty::Cells | Ty::Line, Some(f)) => {
+                        self.split_filter(*slot, f).map(|(p, rest)| {
+                            self.notes.push(format!(
+                                "set form: options of `choose {}`",
+                                self.g.sites[*site as usize].var
+                            ));
+                            (self.as_set(domain), Pred::into_fn(p), rest)
+                        })
+                    }
+                    _ => None,
+                };
+                let dom = self.dom(domain);
+                let f = filter.as_ref().map(|f| self.bool_(f));
+                let filter_span = self.g.sites[*site as usize].filter_span.unwrap_or(span);
+                ops.push(Op::Choose(Box::new(ChooseOp {
+                    site: *site,
+                    var,
+                    dom,
+                    filter: f,
+                    fast,
+                    span,
+                    filter_span,
+                })));
+            }
+            StmtKind::Either { site, branches } => {
+                let at = ops.len();
+                ops.push(Op::Either { site: *site, arms: Vec::new(), span });
+                let mut arms = Vec::new();
+                let mut ends = Vec::new();
+                for b in branches {
+                    arms.push(ops.len() as u32);
+                    self.stmts(b, ops);
+                    ends.push(ops.len());
+                    ops.push(Op::Jump(0));
+                }
+                let after = ops.len() as u32;
+                for e in ends {
+                    ops[e] = Op::Jump(after);
+                }
+                ops[at] = Op::Either { site: *site, arms, span };
+            }
+            StmtKind::For { slot, domain, filter, body } => {
+                let coll = self.dom(domain);
+                let (dom, idx) = (self.fresh_dom(), self.fresh_word());
+                ops.push(Op::LoopStart { coll, dom, idx });
+                let top = ops.len();
+                let var = self.var(*slot);
+                let filter = filter.as_ref().map(|f| self.bool_(f));
+                ops.push(Op::Jump(0)); // placeholder for LoopNext
+                self.stmts(body, ops);
+                ops.push(Op::Jump(top as u32));
+                let exit = ops.len() as u32;
+                ops[top] = Op::LoopNext { dom, idx, var, filter, exit, span };
+            }
+            StmtKind::While { cond, body } => {
+                let top = ops.len();
+                let c = self.bool_(cond);
+                ops.push(Op::Jump(0));
+                ops.push(Op::Tick(span));
+                self.stmts(body, ops);
+                ops.push(Op::Jump(top as u32));
+                let exit = ops.len() as u32;
+                ops[top] = Op::JumpUnless(c, exit);
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                let c = self.bool_(cond);
+                let at = ops.len();
+                ops.push(Op::Jump(0));
+                self.stmts(then, ops);
+                if otherwise.is_empty() {
+                    let end = ops.len() as u32;
+                    ops[at] = Op::JumpUnless(c, end);
+                } else {
+                    let skip = ops.len();
+                    ops.push(Op::Jump(0));
+                    let other = ops.len() as u32;
+                    self.stmts(otherwise, ops);
+                    let end = ops.len() as u32;
+                    ops[at] = Op::JumpUnless(c, other);
+                    ops[skip] = Op::Jump(end);
+                }
+            }
+            StmtKind::Require(c) => {
+                let c = self.bool_(c);
+                ops.push(Op::Require(c, span));
+            }
+            StmtKind::Win(p) => {
+                let p = self.word(p);
+                ops.push(Op::Win(p, span));
+            }
+            StmtKind::Lose(p) => {
+                let p = self.word(p);
+                ops.push(Op::Lose(p, span));
+            }
+            StmtKind::Draw => ops.push(Op::Draw),
+            StmtKind::Pass => ops.push(Op::Pass),
+            StmtKind::Place { kind, owner, at, many } => {
+                let kind = self.word(kind);
+                let owner = owner.as_ref().map(|o| self.word(o));
+                if *many {
+                    let at = self.set(at);
+                    ops.push(Op::PlaceMany { kind, owner, at, span });
+                } else {
+                    let at = self.word(at);
+                    ops.push(Op::Place { kind, owner, at, span });
+                }
+            }
+            StmtKind::Compare { slot, domain, keys, share } => {
+                let var = self.var(*slot);
+                let dom = self.dom(domain);
+                let keys = keys
+                    .iter()
+                    .map(|k| match k {
+                        Key::Value(e) => CKey::Value(self.word(e)),
+                        Key::Descending { slot, domain, filter, body } => CKey::Desc {
+                            var: self.var(*slot),
+                            dom: self.dom(domain),
+                            filter: filter.as_ref().map(|f| self.bool_(f)),
+                            body: self.word(body),
+                        },
+                    })
+                    .collect();
+                ops.push(Op::Compare(Box::new(CompareOp { var, dom, keys, share: *share, span })));
+            }
+            StmtKind::Transfer { count, kind, from, to } => {
+                let count = count.as_ref().map(|c| self.word(c));
+                let (kind, from, to) = (self.word(kind), self.word(from), self.word(to));
+                ops.push(Op::Transfer { count, kind, from, to, span });
+            }
+            StmtKind::Shuffle(z) => {
+                let z = self.word(z);
+                ops.push(Op::Shuffle(z, span));
+            }
+            StmtKind::Remove(c) => {
+                let c = self.word(c);
+                ops.push(Op::Remove(c, span));
+            }
+            StmtKind::Move { from, to } => {
+                let (from, to) = (self.word(from), self.word(to));
+                ops.push(Op::Move { from, to, span });
+            }
+            StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
+                let add = matches!(s.kind, StmtKind::Add { .. });
+                let count = count.as_ref().map(|c| self.word(c));
+                let (kind, zone) = (self.word(kind), self.word(zone));
+                ops.push(Op::Zone { count, kind, zone, add, span });
+            }
+            StmtKind::Block(binds, body) => {
+                for (slot, e) in binds {
+                    let st = self.store(self.var(*slot), e);
+                    ops.push(Op::Store(st));
+                }
+                self.stmts(body, ops);
+            }
+        }
+    }
+
+    /// A filter as a plain condition (for checking one given value).
+    pub fn filter_of(&mut self, e: Option<&Expr>) -> Option<B<W>> {
+        e.map(|e| self.bool_(e))
+    }
+}

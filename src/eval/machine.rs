@@ -1,0 +1,729 @@
+//! The compiled evaluator's machine: runs a block's ops from a program
+//! counter until the block finishes, a rule fails, or a decision is
+//! reached.
+//!
+//! A decision stops the run with [`Stop::Fork`]; the caller (the search,
+//! or a guided run that replays a given move) lists the options with
+//! [`options`], writes one into the frame with [`bind`] and resumes from
+//! [`resume_pc`]. Everything a resumed run needs — the position, the
+//! locals, the loop cursors — is in the `State` and the `Frame`, so a fork
+//! is a copy of those two, never a replay of the turn so far.
+
+use super::{Choice, Outcome, RunError, State};
+use crate::board::{CellId, NO_CELL};
+use crate::compile::expr::{code_at, const_word, each, word_value};
+use crate::compile::stmt::{CKey, ChooseOp, Op};
+use crate::compile::{word, Block, Cx, Dom, Frame, Program, Set, Var};
+use crate::ir::{Ty, Value, NONE16, NONE8};
+use crate::source::Span;
+
+/// Most loop iterations one run of a block may take.
+pub use super::exec::STEP_LIMIT;
+
+/// How a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// The block finished (or a `win`, `lose`, `draw`, `pass`, `compare`
+    /// ended the turn).
+    Done,
+    /// The run is not a legal turn: this rule failed.
+    Fail(Span),
+    /// A decision at this op.
+    Fork(u32),
+}
+
+/// The options of a decision, as words or sets.
+#[derive(Debug, Clone, Default)]
+pub struct Options<const W: usize> {
+    /// Word options (cells, kinds, players, numbers, lines, branches).
+    pub words: Vec<i64>,
+    /// Set options (placements, groups, sets of cells).
+    pub sets: Vec<Set<W>>,
+    /// Which of the two the decision offers.
+    pub is_set: bool,
+}
+
+impl<const W: usize> Options<W> {
+    /// Number of options.
+    pub fn len(&self) -> usize {
+        if self.is_set {
+            self.sets.len()
+        } else {
+            self.words.len()
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn clear(&mut self) {
+        self.words.clear();
+        self.sets.clear();
+    }
+}
+
+/// One option of a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick<const W: usize> {
+    /// A word value (or a branch number).
+    W(i64),
+    /// A set of cells.
+    S(Set<W>),
+}
+
+impl<const W: usize> Options<W> {
+    /// Option `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> Pick<W> {
+        if self.is_set {
+            Pick::S(self.sets[i])
+        } else {
+            Pick::W(self.words[i])
+        }
+    }
+}
+
+/// The value a pick stands for at a decision of type `ty`.
+pub fn pick_value<const W: usize>(ty: Ty, p: Pick<W>) -> Value {
+    match p {
+        Pick::W(w) => word_value(ty, w),
+        Pick::S(s) => Value::Cells(s.to_cells()),
+    }
+}
+
+/// A value given for a decision (from a move), as a pick.
+pub fn value_pick<const W: usize>(v: &Value) -> Pick<W> {
+    match v {
+        Value::Cells(s) => Pick::S(Set::from_cells(s)),
+        v => Pick::W(const_word(v).unwrap_or(i64::MIN)),
+    }
+}
+
+/// Lists the options of the decision at `pc` (the run stopped there).
+pub fn options<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    out: &mut Options<W>,
+) -> Result<(), RunError> {
+    out.clear();
+    let mut cx = Cx { t: &p.t, st, fr };
+    match block.ops.get(pc as usize) {
+        Some(Op::Either { arms, .. }) => {
+            out.is_set = false;
+            out.words.extend(0..arms.len() as i64);
+        }
+        Some(Op::Choose(c)) => {
+            choose_options(&mut cx, c, out);
+        }
+        _ => {}
+    }
+    match fr_err(cx.fr) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+#[inline]
+fn fr_err<const W: usize>(fr: &mut Frame<W>) -> Option<RunError> {
+    fr.err.take().map(|e| *e)
+}
+
+fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut Options<W>) {
+    if let Some((dom, pred, rest)) = &c.fast {
+        out.is_set = false;
+        let d = dom(cx);
+        let cand = d.and(pred(cx).0);
+        match rest {
+            None => out.words.extend(cand.iter().map(i64::from)),
+            Some(rest) => {
+                for x in cand.iter() {
+                    if let Var::W(i) = c.var {
+                        cx.fr.w[i as usize] = i64::from(x);
+                    }
+                    if rest(cx) {
+                        out.words.push(i64::from(x));
+                    }
+                }
+            }
+        }
+        return;
+    }
+    let d = (c.dom)(cx);
+    out.is_set = matches!(c.var, Var::S(_));
+    let var = c.var;
+    each(cx, d, var, |cx| {
+        if c.filter.as_ref().is_none_or(|f| f(cx)) {
+            match var {
+                Var::W(i) => out.words.push(cx.fr.w[i as usize]),
+                Var::S(i) => out.sets.push(cx.fr.s[i as usize]),
+                Var::D(_) => {}
+            }
+        }
+        true
+    });
+}
+
+/// Writes option `pick` of the decision at `pc` into the frame and returns
+/// where the run resumes.
+#[inline]
+pub fn bind<const W: usize>(block: &Block<W>, pc: u32, fr: &mut Frame<W>, pick: Pick<W>) -> u32 {
+    match block.ops.get(pc as usize) {
+        Some(Op::Choose(c)) => {
+            match (c.var, pick) {
+                (Var::W(i), Pick::W(w)) => fr.w[i as usize] = w,
+                (Var::S(i), Pick::S(s)) => fr.s[i as usize] = s,
+                _ => {}
+            }
+            pc + 1
+        }
+        Some(Op::Either { arms, .. }) => match pick {
+            Pick::W(b) => arms.get(b as usize).copied().unwrap_or(pc + 1),
+            Pick::S(_) => pc + 1,
+        },
+        _ => pc + 1,
+    }
+}
+
+/// Where a run resumes after the decision at `pc` (see [`bind`]).
+pub fn resume_pc<const W: usize>(block: &Block<W>, pc: u32, pick: Pick<W>) -> u32 {
+    match block.ops.get(pc as usize) {
+        Some(Op::Either { arms, .. }) => match pick {
+            Pick::W(b) => arms.get(b as usize).copied().unwrap_or(pc + 1),
+            Pick::S(_) => pc + 1,
+        },
+        _ => pc + 1,
+    }
+}
+
+/// The site id of the decision at `pc`.
+pub fn site_at<const W: usize>(block: &Block<W>, pc: u32) -> u16 {
+    match block.ops.get(pc as usize) {
+        Some(Op::Choose(c)) => c.site,
+        Some(Op::Either { site, .. }) => *site,
+        _ => 0,
+    }
+}
+
+/// A given choice for the decision at `pc`, as in a move being played:
+/// checks that it answers this decision and passes its filter (the
+/// domain is not enumerated). Returns where to resume, or the failure.
+pub fn take_choice<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    choice: &Choice,
+) -> Result<Result<u32, Span>, RunError> {
+    let mut cx = Cx { t: &p.t, st, fr };
+    let r = match block.ops.get(pc as usize) {
+        Some(Op::Choose(c)) => {
+            if c.site != choice.site {
+                Err(c.span)
+            } else {
+                let pick = value_pick::<W>(&choice.value);
+                match (c.var, pick) {
+                    (Var::W(i), Pick::W(w)) => cx.fr.w[i as usize] = w,
+                    (Var::S(i), Pick::S(s)) => cx.fr.s[i as usize] = s,
+                    _ => {}
+                }
+                if c.filter.as_ref().is_none_or(|f| f(&mut cx)) {
+                    Ok(pc + 1)
+                } else {
+                    Err(c.filter_span)
+                }
+            }
+        }
+        Some(Op::Either { site, arms, span }) => match choice.value {
+            Value::Int(b) if *site == choice.site && (b as usize) < arms.len() && b >= 0 => {
+                Ok(arms[b as usize])
+            }
+            _ => Err(*span),
+        },
+        _ => Err(Span::default()),
+    };
+    match fr_err(cx.fr) {
+        Some(e) => Err(e),
+        None => Ok(r),
+    }
+}
+
+#[cold]
+fn runaway(span: Span) -> RunError {
+    RunError {
+        message: format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"),
+        span,
+    }
+}
+
+#[cold]
+fn none_player(span: Span) -> RunError {
+    RunError { message: "this player is `none`".into(), span }
+}
+
+/// Runs `block` from op `pc` until it finishes, fails or reaches a decision.
+pub fn run<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    mut pc: u32,
+) -> Result<Stop, RunError> {
+    let mut cx = Cx { t: &p.t, st, fr };
+    let ops = &block.ops;
+    loop {
+        let Some(op) = ops.get(pc as usize) else { return Ok(Stop::Done) };
+        pc += 1;
+        match op {
+            Op::Store(f) => f(&mut cx),
+            Op::Jump(to) => pc = *to,
+            Op::JumpUnless(c, to) => {
+                if !c(&mut cx) {
+                    pc = *to;
+                }
+            }
+            Op::Tick(span) => {
+                cx.fr.steps += 1;
+                if cx.fr.steps > STEP_LIMIT {
+                    return Err(runaway(*span));
+                }
+            }
+            Op::LoopStart { coll, dom, idx } => {
+                let d = coll(&mut cx);
+                cx.fr.d[*dom as usize] = d;
+                cx.fr.w[*idx as usize] = 0;
+            }
+            Op::LoopNext { dom, idx, var, filter, exit, span } => loop {
+                if !next_elem(&mut cx, *dom as usize, *idx as usize, *var) {
+                    pc = *exit;
+                    break;
+                }
+                cx.fr.steps += 1;
+                if cx.fr.steps > STEP_LIMIT {
+                    return Err(runaway(*span));
+                }
+                if filter.as_ref().is_none_or(|f| f(&mut cx)) {
+                    break;
+                }
+                if cx.fr.err.is_some() {
+                    break;
+                }
+            },
+            Op::Choose(_) | Op::Either { .. } => {
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                return Ok(Stop::Fork(pc - 1));
+            }
+            Op::Require(c, span) => {
+                if !c(&mut cx) {
+                    if let Some(e) = fr_err(cx.fr) {
+                        return Err(e);
+                    }
+                    return Ok(Stop::Fail(*span));
+                }
+            }
+            Op::Win(w, span) => {
+                let w = w(&mut cx);
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                if w == i64::from(NONE8) || w < 0 {
+                    return Err(none_player(*span));
+                }
+                cx.st.outcome = Some(Outcome::Win(w as u8));
+                return Ok(Stop::Done);
+            }
+            Op::Lose(w, span) => {
+                let w = w(&mut cx);
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                if w == i64::from(NONE8) || w < 0 {
+                    return Err(none_player(*span));
+                }
+                let n = p.t.players as u8;
+                let others = ((1u16 << n) - 1) as u8 & !(1 << w);
+                cx.st.outcome =
+                    Some(if n == 2 { Outcome::Win(1 - w as u8) } else { Outcome::Shared(others) });
+                return Ok(Stop::Done);
+            }
+            Op::Draw => {
+                cx.st.outcome = Some(Outcome::Draw);
+                return Ok(Stop::Done);
+            }
+            Op::Pass => return Ok(Stop::Done),
+            Op::Place { kind, owner, at, span } => {
+                cx.fr.epoch += 1;
+                let k = kind(&mut cx);
+                let o = match owner {
+                    Some(o) => o(&mut cx),
+                    None => i64::from(cx.st.current),
+                };
+                let c = at(&mut cx);
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                if o == i64::from(NONE8) {
+                    return Err(none_player(*span));
+                }
+                if k == i64::from(NONE16) || c == i64::from(NO_CELL) {
+                    return Ok(Stop::Fail(*span));
+                }
+                let c = c as CellId;
+                if code_at(&cx, c) != 0 {
+                    return Ok(Stop::Fail(*span));
+                }
+                let code = 1 + o as u16 * p.t.kinds as u16 + k as u16;
+                cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, c, code);
+            }
+            Op::PlaceMany { kind, owner, at, span } => {
+                cx.fr.epoch += 1;
+                let k = kind(&mut cx);
+                let o = match owner {
+                    Some(o) => o(&mut cx),
+                    None => i64::from(cx.st.current),
+                };
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                if o == i64::from(NONE8) {
+                    return Err(none_player(*span));
+                }
+                if k == i64::from(NONE16) {
+                    return Ok(Stop::Fail(*span));
+                }
+                let set = at(&mut cx);
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                if set.iter().any(|c| code_at(&cx, c) != 0) {
+                    return Ok(Stop::Fail(*span));
+                }
+                let code = 1 + o as u16 * p.t.kinds as u16 + k as u16;
+                for c in set.iter() {
+                    cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, c, code);
+                }
+            }
+            Op::Remove(c, span) => {
+                cx.fr.epoch += 1;
+                let c = c(&mut cx);
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                let c = c as CellId;
+                if c == NO_CELL || code_at(&cx, c) == 0 {
+                    return Ok(Stop::Fail(*span));
+                }
+                cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, c, 0);
+            }
+            Op::Move { from, to, span } => {
+                cx.fr.epoch += 1;
+                let a = from(&mut cx);
+                let b = to(&mut cx);
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                let (a, b) = (a as CellId, b as CellId);
+                if a == NO_CELL || b == NO_CELL {
+                    return Ok(Stop::Fail(*span));
+                }
+                let (pa, pb) = (code_at(&cx, a), code_at(&cx, b));
+                if pa == 0 || pb != 0 {
+                    return Ok(Stop::Fail(*span));
+                }
+                cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, b, pa);
+                cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, a, 0);
+            }
+            Op::Zone { count, kind, zone, add, span } => {
+                cx.fr.epoch += 1;
+                let n = match count {
+                    Some(c) => c(&mut cx),
+                    None => 1,
+                };
+                let k = kind(&mut cx);
+                let (z, pl) = word::unzone(zone(&mut cx));
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                if k == i64::from(NONE16) || pl == NONE8 || n < 0 {
+                    return Ok(Stop::Fail(*span));
+                }
+                let ok = if *add {
+                    zone_add(&mut cx, z, pl, k as u16, n, *span)?
+                } else {
+                    zone_take(&mut cx, z, pl, k as u16, n)
+                };
+                if !ok {
+                    return Ok(Stop::Fail(*span));
+                }
+            }
+            Op::Transfer { count, kind, from, to, span } => {
+                cx.fr.epoch += 1;
+                let k = kind(&mut cx);
+                let (z1, p1) = word::unzone(from(&mut cx));
+                let (z2, p2) = word::unzone(to(&mut cx));
+                let n = match count {
+                    Some(c) => c(&mut cx),
+                    None if k == i64::from(NONE16) || p1 == NONE8 => 0,
+                    None => crate::compile::expr::zone_count(&cx, z1, p1, k as u16),
+                };
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 || n < 0 {
+                    return Ok(Stop::Fail(*span));
+                }
+                if !zone_take(&mut cx, z1, p1, k as u16, n)
+                    || !zone_add(&mut cx, z2, p2, k as u16, n, *span)?
+                {
+                    return Ok(Stop::Fail(*span));
+                }
+            }
+            Op::Shuffle(z, span) => {
+                cx.fr.epoch += 1;
+                let (z, pl) = word::unzone(z(&mut cx));
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                if pl == NONE8 || !p.t.zones[z as usize].1 {
+                    return Ok(Stop::Fail(*span));
+                }
+                let i = p.t.sequence(z, pl);
+                let mut rng = crate::rng::Rng::new(cx.st.rng);
+                let seq = &mut cx.st.seqs[i];
+                for j in (1..seq.len()).rev() {
+                    let r = rng.below(j + 1);
+                    seq.swap(j, r);
+                }
+                cx.st.rng = rng.next_u64();
+            }
+            Op::Compare(c) => {
+                let (outcome, decided_by) = compare(&mut cx, c);
+                if let Some(e) = fr_err(cx.fr) {
+                    return Err(e);
+                }
+                cx.st.outcome = Some(outcome);
+                cx.st.decided_by = decided_by;
+                return Ok(Stop::Done);
+            }
+        }
+        if let Some(e) = fr_err(cx.fr) {
+            return Err(e);
+        }
+    }
+}
+
+/// Binds the next element of loop `dom`/`idx` to `var`; false when done.
+#[inline]
+fn next_elem<const W: usize>(cx: &mut Cx<'_, W>, dom: usize, idx: usize, var: Var) -> bool {
+    let i = cx.fr.w[idx] as usize;
+    let put_w = |cx: &mut Cx<'_, W>, v: i64| {
+        if let Var::W(s) = var {
+            cx.fr.w[s as usize] = v;
+        }
+    };
+    let put_s = |cx: &mut Cx<'_, W>, v: Set<W>| {
+        if let Var::S(s) = var {
+            cx.fr.s[s as usize] = v;
+        }
+    };
+    match cx.fr.d[dom] {
+        Dom::Set(mut s) => match s.pop() {
+            Some(c) => {
+                cx.fr.d[dom] = Dom::Set(s);
+                put_w(cx, i64::from(c));
+                true
+            }
+            None => false,
+        },
+        Dom::Line(l) => match cx.t.lines.get(l as usize).and_then(|x| x.cells.get(i)).copied() {
+            Some(c) => {
+                cx.fr.w[idx] += 1;
+                put_w(cx, i64::from(c));
+                true
+            }
+            None => false,
+        },
+        Dom::Dirs | Dom::Kinds | Dom::Players => {
+            let n = match cx.fr.d[dom] {
+                Dom::Dirs => cx.t.dirs,
+                Dom::Kinds => cx.t.kinds,
+                _ => cx.t.players,
+            };
+            if i >= n {
+                return false;
+            }
+            cx.fr.w[idx] += 1;
+            put_w(cx, i as i64);
+            true
+        }
+        Dom::Lines(a, b) => {
+            let l = a as usize + i;
+            if l >= b as usize {
+                return false;
+            }
+            cx.fr.w[idx] += 1;
+            put_w(cx, l as i64);
+            true
+        }
+        Dom::Range(a, b) => {
+            let Some(x) = a.checked_add(i as i64) else { return false };
+            if x > b {
+                return false;
+            }
+            cx.fr.w[idx] += 1;
+            put_w(cx, x);
+            true
+        }
+        Dom::Groups(pl) => {
+            crate::compile::expr::fresh_groups(cx, pl as usize);
+            let g = cx.fr.groups.get(pl as usize).and_then(|e| e.1.get(i)).copied();
+            match g {
+                Some(g) => {
+                    cx.fr.w[idx] += 1;
+                    put_s(cx, g);
+                    true
+                }
+                None => false,
+            }
+        }
+        Dom::Placements(k) => {
+            match cx.t.placements.get(k as usize).and_then(|ps| ps.get(i)).copied() {
+                Some(g) => {
+                    cx.fr.w[idx] += 1;
+                    put_s(cx, g);
+                    true
+                }
+                None => false,
+            }
+        }
+        Dom::Zone(z, pl) => {
+            if pl == NONE8 {
+                return false;
+            }
+            if cx.t.zones[z as usize].1 {
+                match cx.st.seqs[cx.t.sequence(z, pl)].get(i).copied() {
+                    Some(k) => {
+                        cx.fr.w[idx] += 1;
+                        put_w(cx, i64::from(k));
+                        true
+                    }
+                    None => false,
+                }
+            } else {
+                match (i..cx.t.kinds).find(|&k| cx.st.data[cx.t.counter(z, pl, k as u16)] > 0) {
+                    Some(k) => {
+                        cx.fr.w[idx] = k as i64 + 1;
+                        put_w(cx, k as i64);
+                        true
+                    }
+                    None => false,
+                }
+            }
+        }
+    }
+}
+
+fn zone_add<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    z: u16,
+    p: u8,
+    k: u16,
+    n: i64,
+    span: Span,
+) -> Result<bool, RunError> {
+    if crate::compile::expr::zone_total(cx, z, p) + n > i64::from(u16::MAX) {
+        return Err(RunError { message: "a zone would hold more than 65535 pieces".into(), span });
+    }
+    if cx.t.zones[z as usize].1 {
+        let i = cx.t.sequence(z, p);
+        cx.st.seqs[i].extend(std::iter::repeat_n(k, n as usize));
+    } else {
+        let i = cx.t.counter(z, p, k);
+        cx.st.data[i] += n as u16;
+    }
+    Ok(true)
+}
+
+fn zone_take<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64) -> bool {
+    if crate::compile::expr::zone_count(cx, z, p, k) < n {
+        return false;
+    }
+    if cx.t.zones[z as usize].1 {
+        let i = cx.t.sequence(z, p);
+        let mut left = n;
+        cx.st.seqs[i].retain(|&x| {
+            if x == k && left > 0 {
+                left -= 1;
+                false
+            } else {
+                true
+            }
+        });
+    } else {
+        let i = cx.t.counter(z, p, k);
+        cx.st.data[i] -= n as u16;
+    }
+    true
+}
+
+fn compare<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    c: &crate::compile::stmt::CompareOp<W>,
+) -> (Outcome, Option<u8>) {
+    let d = (c.dom)(cx);
+    let mut players = Vec::new();
+    each(cx, d, c.var, |cx| {
+        if let Var::W(i) = c.var {
+            players.push(cx.fr.w[i as usize]);
+        }
+        true
+    });
+    let mut scored: Vec<(u8, Vec<Vec<i64>>)> = Vec::new();
+    for pl in players {
+        if let Var::W(i) = c.var {
+            cx.fr.w[i as usize] = pl;
+        }
+        let mut ks = Vec::new();
+        for k in &c.keys {
+            match k {
+                CKey::Value(e) => ks.push(vec![e(cx)]),
+                CKey::Desc { var, dom, filter, body } => {
+                    let d = dom(cx);
+                    let mut vals = Vec::new();
+                    each(cx, d, *var, |cx| {
+                        if filter.as_ref().is_none_or(|f| f(cx)) {
+                            vals.push(body(cx));
+                        }
+                        true
+                    });
+                    vals.sort_unstable_by(|a, b| b.cmp(a));
+                    ks.push(vals);
+                }
+            }
+        }
+        scored.push((pl as u8, ks));
+    }
+    super::rank(scored, c.keys.len(), c.share)
+}
+
+/// Converts a decision's pick into the interpreter's choice.
+pub fn choice_of<const W: usize>(p: &Program<W>, site: u16, pick: Pick<W>) -> Choice {
+    let ty = p.sites.get(site as usize).map_or(Ty::Int, |s| s.ty);
+    Choice { site, value: pick_value(ty, pick) }
+}
+
+/// A loop of the compiled program over a collection value (for callers
+/// outside the machine).
+pub fn dom_len<const W: usize>(d: &Dom<W>) -> Option<usize> {
+    match d {
+        Dom::Set(s) => Some(s.len()),
+        _ => None,
+    }
+}

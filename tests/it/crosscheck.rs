@@ -1,0 +1,105 @@
+//! The compiled evaluator against the reference interpreter, on the
+//! positions of seeded random games of every bundled game (and variants):
+//! the same moves in the same order, the same resulting positions, the
+//! same outcomes and scores, the same starting positions, and random
+//! playouts that take the same course.
+
+use tabula::eval::reference;
+use tabula::rng::Rng;
+use tabula::{Game, State};
+
+/// Every bundled game, and variants that exercise other code paths.
+fn cases() -> Vec<(String, Game)> {
+    let mut out = Vec::new();
+    for path in crate::files(&crate::root().join("games"), "game") {
+        let name = path.file_name().expect("name").to_string_lossy().to_string();
+        out.push((name.clone(), crate::game(&name)));
+    }
+    for (name, set) in [
+        ("bug_off.game", &[("players", 3)][..]),
+        ("bug_off.game", &[("players", 5)][..]),
+        ("hex.game", &[("swap", 1), ("size", 5)][..]),
+        ("boop.game", &[("size", 4), ("kittens", 3)][..]),
+        ("bug.game", &[("side", 4)][..]),
+        ("snekagon.game", &[("side", 3)][..]),
+        ("connect4.game", &[("columns", 5), ("rows", 4)][..]),
+        ("breakthrough.game", &[("size", 5)][..]),
+    ] {
+        out.push((format!("{name} {set:?}"), crate::game_with(name, set)));
+    }
+    out
+}
+
+/// Compares both evaluators on `s`; returns the legal moves.
+fn agree(g: &Game, s: &State, ctx: &str, every_move: bool) -> Vec<tabula::Move> {
+    let ours = s.legal_moves(g).expect("moves");
+    let theirs = reference::legal_moves(g, s).expect("reference moves");
+    assert_eq!(ours, theirs, "{ctx}: move lists differ\n{}", s.to_text(g));
+    assert_eq!(
+        s.outcome(g).expect("outcome"),
+        reference::outcome(g, s).expect("reference outcome"),
+        "{ctx}: outcomes differ\n{}",
+        s.to_text(g)
+    );
+    assert_eq!(s.count_moves(g).expect("count"), ours.len() as u64, "{ctx}: count");
+    for p in 0..g.players.len() as u8 {
+        assert_eq!(s.score(g, p).expect("score"), reference::score(g, s, p).expect("score"));
+    }
+    let step = if every_move { 1 } else { (ours.len() / 12).max(1) };
+    for m in ours.iter().step_by(step) {
+        let mut t = s.clone();
+        t.play_unchecked(g, m).expect("play");
+        let r = reference::play(g, s, m).expect("reference play");
+        assert_eq!(t, r, "{ctx}: {} leads elsewhere", State::move_text(g, m));
+    }
+    ours
+}
+
+#[test]
+fn compiled_and_reference_agree_on_random_games() {
+    let slow = std::env::var("RUN_SLOW_TESTS").is_ok();
+    for (name, g) in cases() {
+        let seeds = if slow { 12 } else { 3 };
+        for seed in 0..seeds {
+            let s0 = State::initial_seeded(&g, seed).expect("setup");
+            assert_eq!(s0, reference::initial(&g, seed).expect("setup"), "{name}: setup");
+            let mut s = s0;
+            let mut rng = Rng::new(seed * 7 + 1);
+            for ply in 0..400 {
+                let ctx = format!("{name} seed {seed} ply {ply}");
+                let moves = agree(&g, &s, &ctx, slow || ply < 4);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = &moves[rng.below(moves.len())];
+                s.play_unchecked(&g, m).expect("play");
+            }
+        }
+    }
+}
+
+#[test]
+fn playouts_take_the_same_course_as_the_reference() {
+    for (name, g) in cases() {
+        for seed in 0..3 {
+            let s0 = State::initial_seeded(&g, seed).expect("setup");
+            let mut rng = Rng::new(seed);
+            let p = tabula::playout(&g, &s0, &mut rng, 300).expect("playout");
+            // The same course by the reference: list, pick, play.
+            let mut rng = Rng::new(seed);
+            let mut s = s0.clone();
+            let mut plies = 0;
+            loop {
+                let moves = reference::legal_moves(&g, &s).expect("moves");
+                if moves.is_empty() || plies >= 300 {
+                    break;
+                }
+                let m = &moves[rng.below(moves.len())];
+                s = reference::play(&g, &s, m).expect("play");
+                plies += 1;
+            }
+            assert_eq!(p.plies, plies, "{name} seed {seed}: length");
+            assert_eq!(p.last, s, "{name} seed {seed}: final position");
+        }
+    }
+}

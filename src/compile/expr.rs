@@ -451,6 +451,11 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 {
                     return q;
                 }
+                if let Some(q) =
+                    self.hoisted_quant(*quant, *slot, domain, filter.as_deref(), body.as_deref())
+                {
+                    return Box::new(move |cx| q(cx) != 0);
+                }
                 self.quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref())
             }
             _ => {
@@ -673,6 +678,15 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
                 _ => {
                     if let Some(q) = self.set_quant_count(
+                        *quant,
+                        *slot,
+                        domain,
+                        filter.as_deref(),
+                        body.as_deref(),
+                    ) {
+                        return q;
+                    }
+                    if let Some(q) = self.hoisted_quant(
                         *quant,
                         *slot,
                         domain,

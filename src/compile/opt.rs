@@ -33,7 +33,7 @@
 //! only do so for expressions that cannot raise an error.
 
 use super::expr::{bits_at, occupied, Compiler};
-use super::{Cx, Dom, Frame, Set, Var, B, I, S};
+use super::{Cx, Dom, Frame, Set, Var, B, I, P, S};
 use crate::board::NO_CELL;
 use crate::eval::State;
 use crate::ir::{self, BinOp, Builtin, Expr, Quant, Slot, Stmt, StmtKind, Ty, UnOp, Value};
@@ -940,5 +940,145 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Hoisted element tests
+
+/// `Q c in E: P(c)` about an element `E` (a line or a set of cells) of an
+/// outer collection, with `P` in set form and independent of `E`: `P`'s set
+/// is computed once for the whole outer loop, and each element is a bit
+/// test against it.
+pub struct ElemTest<const W: usize> {
+    q: Quant,
+    f: Option<P<W>>,
+    b: Option<P<W>>,
+}
+
+/// The sets an [`ElemTest`] compares against, computed once.
+#[derive(Clone, Copy)]
+pub struct ElemSets<const W: usize> {
+    f: Option<Set<W>>,
+    b: Option<Set<W>>,
+    q: Quant,
+}
+
+impl<const W: usize> ElemTest<W> {
+    /// Computes the predicate sets.
+    #[inline]
+    pub fn sets(&self, cx: &mut Cx<'_, W>) -> ElemSets<W> {
+        ElemSets { f: self.f.as_ref().map(|f| f(cx).0), b: self.b.as_ref().map(|b| b(cx).0), q: self.q }
+    }
+}
+
+impl<const W: usize> ElemSets<W> {
+    /// The inner quantifier's answer for an element's cells.
+    #[inline(always)]
+    pub fn test(&self, e: Set<W>) -> bool {
+        let s = match self.f {
+            Some(f) => e.and(f),
+            None => e,
+        };
+        let hits = match self.b {
+            Some(b) => s.and(b),
+            None => s,
+        };
+        match self.q {
+            Quant::Any => !hits.is_empty(),
+            Quant::All => hits == s,
+            _ => hits.is_empty(),
+        }
+    }
+}
+
+/// The cells of a collection element held in `var` (a line or a set).
+#[inline(always)]
+pub fn elem_cells<const W: usize>(cx: &Cx<'_, W>, var: Var) -> Set<W> {
+    match var {
+        Var::W(i) => cx.t.lines.get(cx.fr.w[i as usize] as usize).map_or(Set::EMPTY, |l| l.set),
+        Var::S(i) => cx.fr.s[i as usize],
+        Var::D(_) => Set::EMPTY,
+    }
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// `e` as an [`ElemTest`] about the element in `var`, if it is one.
+    pub fn elem_test(&mut self, var: Slot, e: &Expr) -> Option<ElemTest<W>> {
+        if !matches!(self.ty(&Expr::Local(var, Default::default())), Ty::Line | Ty::Cells) {
+            return None;
+        }
+        let mut aliases = vec![var];
+        let mut inner = e;
+        while let Expr::Inline(binds, body, _) = inner {
+            if !binds.iter().all(|(_, x)| matches!(x, Expr::Local(v, _) if aliases.contains(v))) {
+                return None;
+            }
+            aliases.extend(binds.iter().map(|(s, _)| *s));
+            inner = body;
+        }
+        let Expr::Quant { quant: q @ (Quant::Any | Quant::All | Quant::None), slot, domain, filter, body, .. } =
+            inner
+        else {
+            return None;
+        };
+        let on_elem = match &**domain {
+            Expr::Local(v, _) => aliases.contains(v),
+            Expr::Builtin(Builtin::LineCells, args, _) => {
+                matches!(&args[0], Expr::Local(v, _) if aliases.contains(v))
+            }
+            _ => false,
+        };
+        if !on_elem
+            || filter.as_deref().is_some_and(|f| reads_any(f, &aliases))
+            || body.as_deref().is_some_and(|b| reads_any(b, &aliases))
+        {
+            return None;
+        }
+        let (f, b) = self.filter_body(*slot, filter.as_deref(), body.as_deref())?;
+        self.notes.push(format!("hoisted: `{}` over each element's cells", quant_name(*q)));
+        Some(ElemTest { q: *q, f: f.map(Pred::into_fn), b: b.map(Pred::into_fn) })
+    }
+
+    /// `any`/`all`/`none`/`count` over lines or sets whose body is an
+    /// [`ElemTest`] (no filter on the outer collection).
+    pub fn hoisted_quant(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> Option<I<W>> {
+        if filter.is_some() || !matches!(q, Quant::Any | Quant::All | Quant::None | Quant::Count) {
+            return None;
+        }
+        let test = self.elem_test(slot, body?)?;
+        let var = self.var(slot);
+        let d = self.dom(domain);
+        Some(Box::new(move |cx| {
+            let sets = test.sets(cx);
+            let dv = d(cx);
+            let mut n = 0i64;
+            let stop_on = q != Quant::All;
+            let mut decided = false;
+            super::expr::each(cx, dv, var, |cx| {
+                let t = sets.test(elem_cells(cx, var));
+                if q == Quant::Count {
+                    n += i64::from(t);
+                    return true;
+                }
+                if t == stop_on {
+                    decided = true;
+                    return false;
+                }
+                true
+            });
+            match q {
+                Quant::Count => n,
+                Quant::Any => i64::from(decided),
+                _ => i64::from(!decided),
+            }
+        }))
     }
 }

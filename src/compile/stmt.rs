@@ -32,6 +32,9 @@ pub struct ChooseOp<const W: usize> {
     /// The options in set form, when the domain is cells and the filter
     /// starts with set-form conjuncts.
     pub fast: Option<FastOptions<W>>,
+    /// The filter as a hoisted test on each element's cells, when the
+    /// domain's elements are lines or sets (see `opt::ElemTest`).
+    pub elems: Option<super::opt::ElemTest<W>>,
     /// The statement.
     pub span: Span,
     /// The filter's span (or the statement's).
@@ -225,6 +228,10 @@ impl<const W: usize> Compiler<'_, W> {
                     }
                     _ => None,
                 };
+                let elems = match (fast.is_some(), filter) {
+                    (false, Some(f)) => self.elem_test(*slot, f),
+                    _ => None,
+                };
                 let dom = self.dom(domain);
                 let f = filter.as_ref().map(|f| self.bool_(f));
                 let filter_span = self.g.sites[*site as usize].filter_span.unwrap_or(span);
@@ -234,6 +241,7 @@ impl<const W: usize> Compiler<'_, W> {
                     dom,
                     filter: f,
                     fast,
+                    elems,
                     span,
                     filter_span,
                 })));

@@ -156,6 +156,20 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     let d = (c.dom)(cx);
     out.is_set = matches!(c.var, Var::S(_));
     let var = c.var;
+    if let Some(test) = &c.elems {
+        let sets = test.sets(cx);
+        each(cx, d, var, |cx| {
+            if sets.test(crate::compile::opt::elem_cells(cx, var)) {
+                match var {
+                    Var::W(i) => out.words.push(cx.fr.w[i as usize]),
+                    Var::S(i) => out.sets.push(cx.fr.s[i as usize]),
+                    Var::D(_) => {}
+                }
+            }
+            true
+        });
+        return;
+    }
     each(cx, d, var, |cx| {
         if c.filter.as_ref().is_none_or(|f| f(cx)) {
             match var {

@@ -13,6 +13,7 @@ mod errors;
 mod explain;
 mod games;
 mod language;
+mod native;
 mod perft;
 mod reference_boop;
 mod reference_bug;

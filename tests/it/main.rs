@@ -15,9 +15,6 @@ mod games;
 mod language;
 mod native;
 mod perft;
-mod reference_boop;
-mod reference_bug;
-mod reference_snekagon;
 mod robust;
 mod snekagon;
 

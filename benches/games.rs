@@ -1,11 +1,23 @@
 //! `cargo bench`: playouts per second and perft nodes per second for every
-//! bundled game, in one shape: `game, playouts/s, moves/s, playouts`.
-//! Perft counts are asserted against `tests/perft/`, so a fast but wrong
-//! generator fails here too.
+//! bundled game, and for boop, Bug, Snekagon and Bug Off! the same numbers
+//! for a hand-written native engine (`benches/native/`) and the ratios
+//! native / interpreter, in one table. Both sides run the same number of
+//! playouts (uniformly random complete moves, capped at 1000 plies) and
+//! the same perft depth from the same position (a perft that finishes
+//! quickly is repeated and the rate averaged). Perft counts are asserted
+//! (against `tests/perft/`, and the natives against the interpreter), so a
+//! fast but wrong generator fails here too.
+
+mod native;
 
 use std::time::Instant;
 use tabula::rng::Rng;
 use tabula::{perft, playout, Game, Source, State};
+
+/// Playout length cap, for both sides.
+const MAX_PLIES: u32 = 1000;
+/// A perft is repeated until it has run this long.
+const MIN_PERFT_SECS: f64 = 0.2;
 
 fn load(name: &str) -> Game {
     let path = format!("{}/games/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -13,40 +25,127 @@ fn load(name: &str) -> Game {
     Game::load(&Source::new(path, text), &[]).expect("valid game")
 }
 
+/// Speeds measured for one engine.
+struct Speed {
+    playouts_per_s: f64,
+    moves_per_s: f64,
+    nodes: u64,
+    nodes_per_s: f64,
+}
+
+/// Times `n` playouts (each returns its plies) and the perft, the perft
+/// repeated until it has run for `MIN_PERFT_SECS` (a fast engine's short
+/// perft is otherwise too quick to time).
+fn measure(n: u32, mut one_playout: impl FnMut() -> u32, mut perft: impl FnMut() -> u64) -> Speed {
+    let t = Instant::now();
+    let mut moves = 0u64;
+    for _ in 0..n {
+        moves += u64::from(one_playout());
+    }
+    let secs = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let (nodes, mut runs) = (perft(), 1u32);
+    while t.elapsed().as_secs_f64() < MIN_PERFT_SECS {
+        assert_eq!(perft(), nodes, "perft is deterministic");
+        runs += 1;
+    }
+    let psecs = t.elapsed().as_secs_f64();
+    Speed {
+        playouts_per_s: f64::from(n) / secs,
+        moves_per_s: moves as f64 / secs,
+        nodes,
+        nodes_per_s: f64::from(runs) * nodes as f64 / psecs,
+    }
+}
+
+/// The native engine's speeds for a game, from the interpreter's starting
+/// position `start` (Bug Off!: its deal, for perft; playouts deal afresh).
+fn native_speed(name: &str, start: &State, g: &Game, n: u32, depth: u32) -> Option<Speed> {
+    let mut rng = native::Rng::new(1);
+    Some(match name {
+        "boop.game" => {
+            let e = native::boop::Game::new();
+            let s = e.initial();
+            measure(n, || e.playout(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
+        }
+        "bug.game" => {
+            let e = native::bug::Game::new(3);
+            let s = e.initial();
+            measure(n, || e.playout(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
+        }
+        "snekagon.game" => {
+            let e = native::snekagon::Game::new(6);
+            let s = e.initial();
+            measure(n, || e.playout(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
+        }
+        "bug_off.game" => {
+            let e = native::bug_off::Game::new(2, 10);
+            let deal = e.position(&start.to_text(g)).expect("the interpreter's deal");
+            measure(
+                n,
+                || {
+                    let s = e.deal(rng.next_u64());
+                    e.playout(&s, &mut rng, MAX_PLIES).0
+                },
+                || e.perft(&deal, depth),
+            )
+        }
+        _ => return None,
+    })
+}
+
 fn main() {
-    let cases: &[(&str, u32, u32, u64)] = &[
-        ("boop.game", 200, 4, 1_421_952),
-        ("bug.game", 500, 3, 13_002),
-        ("tictactoe.game", 5000, 9, 127_872),
-        ("connect4.game", 1000, 6, 117_649),
-        ("hex.game", 100, 2, 14_520),
-        ("snekagon.game", 20, 2, 194_388),
-        ("bug_off.game", 1000, 1, 6),
-        ("breakthrough.game", 200, 4, 256_036),
+    // game, playouts, perft depth, perft nodes (`None`: whatever the native
+    // engine counts from the same deal).
+    let cases: &[(&str, u32, u32, Option<u64>)] = &[
+        ("boop.game", 200, 4, Some(1_421_952)),
+        ("bug.game", 500, 3, Some(13_002)),
+        ("tictactoe.game", 5000, 9, Some(127_872)),
+        ("connect4.game", 1000, 6, Some(117_649)),
+        ("hex.game", 100, 2, Some(14_520)),
+        ("snekagon.game", 20, 2, Some(194_388)),
+        ("bug_off.game", 1000, 7, None),
+        ("breakthrough.game", 200, 4, Some(256_036)),
     ];
-    println!("game, playouts/s, moves/s, playouts, perft depth, perft nodes/s");
+    println!(
+        "game, playouts/s, moves/s, playouts, perft depth, perft nodes/s, \
+         native playouts/s, native moves/s, native perft nodes/s, \
+         playouts native/interp, perft native/interp"
+    );
     for &(name, n, depth, nodes) in cases {
         let g = load(name);
         let s = State::initial(&g).expect("setup");
         let mut rng = Rng::new(1);
-        let t = Instant::now();
-        let mut moves = 0u64;
-        for _ in 0..n {
-            // Each playout deals afresh (for games that shuffle).
-            let s = State::initial_seeded(&g, rng.next_u64()).expect("setup");
-            moves += u64::from(playout(&g, &s, &mut rng, 1000).expect("playout").plies);
-        }
-        let secs = t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        let got = perft(&g, &s, depth).expect("perft");
-        assert_eq!(got, nodes, "{name}: perft({depth})");
-        let psecs = t.elapsed().as_secs_f64();
-        println!(
-            "{}, {:.1}, {:.0}, {n}, {depth}, {:.0}",
-            g.name,
-            f64::from(n) / secs,
-            moves as f64 / secs,
-            nodes as f64 / psecs
+        let interp = measure(
+            n,
+            || {
+                // Each playout deals afresh (for games that shuffle).
+                let s = State::initial_seeded(&g, rng.next_u64()).expect("setup");
+                playout(&g, &s, &mut rng, MAX_PLIES).expect("playout").plies
+            },
+            || perft(&g, &s, depth).expect("perft"),
         );
+        if let Some(nodes) = nodes {
+            assert_eq!(interp.nodes, nodes, "{name}: perft({depth})");
+        }
+        let mut line = format!(
+            "{}, {:.1}, {:.0}, {n}, {depth}, {:.0}",
+            g.name, interp.playouts_per_s, interp.moves_per_s, interp.nodes_per_s
+        );
+        match native_speed(name, &s, &g, n, depth) {
+            Some(nat) => {
+                assert_eq!(nat.nodes, interp.nodes, "{name}: native perft({depth})");
+                line.push_str(&format!(
+                    ", {:.1}, {:.0}, {:.0}, {:.1}, {:.1}",
+                    nat.playouts_per_s,
+                    nat.moves_per_s,
+                    nat.nodes_per_s,
+                    nat.playouts_per_s / interp.playouts_per_s,
+                    nat.nodes_per_s / interp.nodes_per_s
+                ));
+            }
+            None => line.push_str(", -, -, -, -, -"),
+        }
+        println!("{line}");
     }
 }

@@ -267,44 +267,32 @@ fn variant_bigger_bed() {
     assert_eq!(moves(&g, &start(&g)).len(), 64);
 }
 
-/// Whole random games against the hand-written reference: the complete
-/// move lists agree in every position, and so do the winners.
+/// Whole random games against the hand-written native engine
+/// (`benches/native/boop.rs`): the complete move lists agree in every
+/// position, and so do the winners.
 #[test]
 fn move_lists_match_the_reference_in_random_games() {
-    use crate::reference_boop::{Boop, BoopMove};
+    use crate::native::{boop, describe, Engine};
     let g = game("boop.game");
-    let name = |sq: usize| g.board.names[sq].clone();
-    let text = |m: &BoopMove| {
-        let mut t = format!("{} {}", if m.cat { "C" } else { "K" }, name(m.square));
-        if let Some(cells) = m.grad {
-            let mut set = tabula::board::CellSet::EMPTY;
-            for c in cells {
-                set.insert(c as u16);
-            }
-            let l = g.board.lines.iter().position(|l| l.set == set).expect("a line");
-            t.push_str(&format!(" grad {}", g.board.line_name(l as u32)));
-        }
-        if let Some(r) = m.remove {
-            t.push_str(&format!(" remove {}", name(r)));
-        }
-        t
-    };
+    let native = boop::Game::new();
     let mut rng = tabula::rng::Rng::new(23);
+    let mut rm = Vec::new();
     for _ in 0..6 {
         let mut ours = start(&g);
-        let mut theirs = Boop::new();
+        let mut theirs = native.initial();
         for _ in 0..400 {
-            let rm = theirs.moves();
-            let b: Vec<String> = rm.iter().map(text).collect();
+            native.legal_moves(&theirs, &mut rm);
+            let b: Vec<String> = rm.iter().map(|m| native.text(&g, m)).collect();
             crate::same_moves(moves(&g, &ours), b, &ours.to_text(&g));
             if rm.is_empty() {
-                let w = theirs.winner.expect("a winner");
-                assert_eq!(outcome(&g, &ours), format!("{} wins", g.players[w]));
+                let w = native.outcome(&theirs);
+                assert!(w.is_some(), "a winner");
+                assert_eq!(outcome(&g, &ours), describe(&g, w));
                 break;
             }
             let m = &rm[rng.below(rm.len())];
-            ours = play(&g, &ours, &text(m));
-            theirs = theirs.play(m);
+            ours = play(&g, &ours, &native.text(&g, m));
+            theirs = native.play(&theirs, m);
         }
     }
 }

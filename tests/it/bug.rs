@@ -263,31 +263,27 @@ fn shapes_equal_their_mirror_images_and_trihexes_differ() {
 
 #[test]
 fn perft_and_move_lists_match_the_reference() {
-    use crate::reference_bug::{perft, Bug, BugMove};
+    use crate::native::{bug, Engine};
     let g = side(3);
+    let native = bug::Game::new(3);
     for d in 1..=3 {
         assert_eq!(
             tabula::perft(&g, &crate::start(&g), d).unwrap(),
-            perft(&Bug::new(3), d),
+            native.perft(&native.initial(), d),
             "depth {d}"
         );
     }
     // Whole random games on side 4, comparing every move list.
     let g = side(4);
-    let text = |m: &BugMove| {
-        let mut t = at(&g, m.grow.0, m.grow.1);
-        for &(q, r) in &m.bonus {
-            t.push_str(&format!(" +{}", at(&g, q, r)));
-        }
-        t
-    };
+    let native = bug::Game::new(4);
     let mut rng = tabula::rng::Rng::new(29);
+    let mut rm = Vec::new();
     for _ in 0..4 {
         let mut ours = crate::start(&g);
-        let mut theirs = Bug::new(4);
+        let mut theirs = native.initial();
         loop {
-            let rm = theirs.moves();
-            let b: Vec<String> = rm.iter().map(text).collect();
+            native.legal_moves(&theirs, &mut rm);
+            let b: Vec<String> = rm.iter().map(|m| native.text(&g, m)).collect();
             crate::same_moves(moves(&g, &ours), b, &ours.to_text(&g));
             if rm.is_empty() {
                 assert_eq!(
@@ -297,8 +293,8 @@ fn perft_and_move_lists_match_the_reference() {
                 break;
             }
             let m = &rm[rng.below(rm.len())];
-            ours = play(&g, &ours, &text(m));
-            theirs = theirs.play(m);
+            ours = play(&g, &ours, &native.text(&g, m));
+            theirs = native.play(&theirs, m);
         }
     }
 }

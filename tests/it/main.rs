@@ -14,10 +14,8 @@ mod errors;
 mod explain;
 mod games;
 mod language;
+mod native;
 mod perft;
-mod reference_boop;
-mod reference_bug;
-mod reference_snekagon;
 mod robust;
 mod snekagon;
 

@@ -72,13 +72,13 @@ fn perft_files() {
 
 #[test]
 fn boop_perft_matches_the_hand_written_reference() {
-    use crate::reference_boop::{perft, Boop};
+    let native = crate::native::boop::Game::new();
     let g = crate::game("boop.game");
     let s = start(&g);
     for depth in 1..=3 {
         assert_eq!(
             tabula::perft(&g, &s, depth).unwrap(),
-            perft(&Boop::new(), depth),
+            native.perft(&native.initial(), depth),
             "depth {depth}"
         );
     }

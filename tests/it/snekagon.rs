@@ -192,62 +192,40 @@ fn games_last_at_most_fifteen_placements() {
 
 // ---- cross-check against the hand-written reference -----------------------
 
-use crate::reference_snekagon::{self as reference, Snek, SnekMove, TILE_NAMES};
-
-/// A reference move in tabula's notation.
-fn notation(g: &Game, m: &SnekMove) -> String {
-    match m {
-        SnekMove::Pass => "pass".into(),
-        SnekMove::Place { tile, cells } => {
-            let mut ids: Vec<usize> = cells
-                .iter()
-                .map(|c| g.board.coords.iter().position(|x| x == c).expect("cell"))
-                .collect();
-            ids.sort_unstable();
-            let names: Vec<&str> = ids.iter().map(|&i| g.board.names[i].as_str()).collect();
-            format!("{} {}", TILE_NAMES[*tile], names.join(" "))
-        }
-    }
-}
+use crate::native::{describe, snekagon, Engine};
 
 #[test]
 fn placements_and_perft_match_the_reference() {
     let g = game("snekagon.game");
+    let native = snekagon::Game::new(6);
     for (i, k) in g.kinds.iter().enumerate() {
-        let t = TILE_NAMES.iter().position(|n| *n == k.symbol).expect("tile");
-        assert_eq!(
-            g.placements[i].len(),
-            reference::placements_on_empty_board(6, t),
-            "{}",
-            k.symbol
-        );
+        let t = snekagon::TILE_NAMES.iter().position(|n| *n == k.symbol).expect("tile");
+        assert_eq!(g.placements[i].len(), native.placements(t), "{}", k.symbol);
     }
-    assert_eq!(tabula::perft(&g, &start(&g), 2).unwrap(), reference::perft(&Snek::new(6), 2));
+    assert_eq!(tabula::perft(&g, &start(&g), 2).unwrap(), native.perft(&native.initial(), 2));
 }
 
 /// Whole random games, comparing the complete move lists in every position.
 #[test]
 fn move_lists_match_the_reference_in_random_games() {
     let g = game("snekagon.game");
+    let native = snekagon::Game::new(6);
     let mut rng = tabula::rng::Rng::new(17);
+    let mut rm = Vec::new();
     for _ in 0..4 {
         let mut ours = start(&g);
-        let mut theirs = Snek::new(6);
+        let mut theirs = native.initial();
         loop {
-            let rm = theirs.moves();
-            let b: Vec<String> = rm.iter().map(|m| notation(&g, m)).collect();
+            native.legal_moves(&theirs, &mut rm);
+            let b: Vec<String> = rm.iter().map(|m| native.text(&g, m)).collect();
             crate::same_moves(moves(&g, &ours), b, &ours.to_text(&g));
             if rm.is_empty() {
-                let expected = match theirs.winner() {
-                    Some(Some(p)) => format!("{} wins", g.players[p as usize]),
-                    _ => "draw".into(),
-                };
-                assert_eq!(outcome(&g, &ours), expected);
+                assert_eq!(outcome(&g, &ours), describe(&g, native.outcome(&theirs)));
                 break;
             }
             let m = &rm[rng.below(rm.len())];
-            ours = play(&g, &ours, &notation(&g, m));
-            theirs = theirs.play(m);
+            ours = play(&g, &ours, &native.text(&g, m));
+            theirs = native.play(&theirs, m);
         }
     }
 }

@@ -280,6 +280,16 @@ impl Board {
         }
     }
 
+    /// The directions whose lines are counted, in line order.
+    pub fn axes(&self) -> &[usize] {
+        &self.axes
+    }
+
+    /// Every line length requested, with its range of line ids.
+    pub fn line_lengths(&self) -> impl Iterator<Item = (u32, (u32, u32))> + '_ {
+        self.line_ranges.iter().map(|(k, r)| (*k, *r))
+    }
+
     /// Number of directions (4, 6 or 8).
     pub fn dirs(&self) -> usize {
         self.dir_vecs.len()

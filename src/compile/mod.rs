@@ -187,6 +187,46 @@ pub struct Tables<const W: usize> {
     pub seq_base: Vec<usize>,
     /// The board, for shapes.
     pub board: crate::board::Board,
+    /// Lines of each length as shifts, where every axis moves by a fixed
+    /// cell-id offset (see [`LineShifts`]).
+    pub shifts: Vec<LineShifts<W>>,
+}
+
+/// The lines of one length on a board where each axis is a fixed offset
+/// in cell ids (square boards, `hex` rhombi): a line along axis `a` starts
+/// at each cell of `starts[a]` and runs `c, c + d, ..., c + (k-1) d`.
+#[derive(Debug, Clone)]
+pub struct LineShifts<const W: usize> {
+    /// The line ids of this length.
+    pub range: (u32, u32),
+    /// Cells per line.
+    pub k: usize,
+    /// Per axis: the id offset and the cells where a line starts.
+    pub axes: Vec<(i32, Set<W>)>,
+}
+
+impl<const W: usize> LineShifts<W> {
+    /// Per axis, the starts of the lines whose cells all lie in `s`.
+    #[inline]
+    pub fn all_in(&self, s: Set<W>, axis: usize) -> Set<W> {
+        let (d, starts) = self.axes[axis];
+        let mut r = starts;
+        for j in 0..self.k as i32 {
+            r = r.and(s.shift_down(j * d));
+        }
+        r
+    }
+
+    /// Per axis, the starts of the lines with some cell in `s`.
+    #[inline]
+    pub fn any_in(&self, s: Set<W>, axis: usize) -> Set<W> {
+        let (d, starts) = self.axes[axis];
+        let mut r = Set::EMPTY;
+        for j in 0..self.k as i32 {
+            r = r.or(s.shift_down(j * d));
+        }
+        r.and(starts)
+    }
 }
 
 impl<const W: usize> Tables<W> {
@@ -230,7 +270,40 @@ impl<const W: usize> Tables<W> {
             at[((r - rmin) * fw + (f - fmin)) as usize] = c as CellId;
         }
         let nk = g.kinds.len();
+        let mut shifts = Vec::new();
+        'len: for (k, range) in b.line_lengths() {
+            let mut axes = Vec::new();
+            for &a in b.axes() {
+                let mut delta = None;
+                let mut starts = Set::EMPTY;
+                for c in 0..cells as CellId {
+                    let n = b.step(c, a);
+                    if n != NO_CELL {
+                        let d = i32::from(n) - i32::from(c);
+                        if delta.is_some_and(|x| x != d) {
+                            continue 'len;
+                        }
+                        delta = Some(d);
+                    }
+                    let mut x = c;
+                    let mut ok = true;
+                    for _ in 1..k {
+                        x = b.step(x, a);
+                        if x == NO_CELL {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    if ok {
+                        starts.insert(c);
+                    }
+                }
+                axes.push((delta.unwrap_or(0), starts));
+            }
+            shifts.push(LineShifts { range, k: k as usize, axes });
+        }
         Tables {
+            shifts,
             cells,
             dirs,
             step,

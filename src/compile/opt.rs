@@ -959,16 +959,23 @@ pub struct ElemTest<const W: usize> {
 /// The sets an [`ElemTest`] compares against, computed once.
 #[derive(Clone, Copy)]
 pub struct ElemSets<const W: usize> {
-    f: Option<Set<W>>,
-    b: Option<Set<W>>,
-    q: Quant,
+    /// The inner filter's cells.
+    pub f: Option<Set<W>>,
+    /// The inner body's cells.
+    pub b: Option<Set<W>>,
+    /// The inner quantifier.
+    pub q: Quant,
 }
 
 impl<const W: usize> ElemTest<W> {
     /// Computes the predicate sets.
     #[inline]
     pub fn sets(&self, cx: &mut Cx<'_, W>) -> ElemSets<W> {
-        ElemSets { f: self.f.as_ref().map(|f| f(cx).0), b: self.b.as_ref().map(|b| b(cx).0), q: self.q }
+        ElemSets {
+            f: self.f.as_ref().map(|f| f(cx).0),
+            b: self.b.as_ref().map(|b| b(cx).0),
+            q: self.q,
+        }
     }
 }
 
@@ -1017,8 +1024,14 @@ impl<const W: usize> Compiler<'_, W> {
             aliases.extend(binds.iter().map(|(s, _)| *s));
             inner = body;
         }
-        let Expr::Quant { quant: q @ (Quant::Any | Quant::All | Quant::None), slot, domain, filter, body, .. } =
-            inner
+        let Expr::Quant {
+            quant: q @ (Quant::Any | Quant::All | Quant::None),
+            slot,
+            domain,
+            filter,
+            body,
+            ..
+        } = inner
         else {
             return None;
         };
@@ -1054,6 +1067,51 @@ impl<const W: usize> Compiler<'_, W> {
             return None;
         }
         let test = self.elem_test(slot, body?)?;
+        if let Expr::Lines(a, b) = domain {
+            if let Some(i) = self.t.shifts.iter().position(|s| s.range == (*a, *b)) {
+                self.notes.push(format!("lines as shifts: `{}` over lines", quant_name(q)));
+                return Some(Box::new(move |cx| {
+                    let sets = test.sets(cx);
+                    let sh = &cx.t.shifts[i];
+                    let all = cx.t.all;
+                    // Per axis, the starts of the lines the inner quantifier accepts.
+                    let ok = |a: usize| -> Set<W> {
+                        let starts = sh.axes[a].1;
+                        match sets.q {
+                            Quant::All => {
+                                let s = match (sets.f, sets.b) {
+                                    (Some(f), Some(b)) => all.minus(f).or(b),
+                                    (None, Some(b)) => b,
+                                    _ => all,
+                                };
+                                sh.all_in(s, a)
+                            }
+                            _ => {
+                                let hit = match (sets.f, sets.b) {
+                                    (Some(f), Some(b)) => f.and(b),
+                                    (Some(f), None) => f,
+                                    (None, Some(b)) => b,
+                                    (None, None) => all,
+                                };
+                                let any = sh.any_in(hit, a);
+                                if sets.q == Quant::Any {
+                                    any
+                                } else {
+                                    starts.minus(any)
+                                }
+                            }
+                        }
+                    };
+                    let n = sh.axes.len();
+                    match q {
+                        Quant::Any => i64::from((0..n).any(|a| !ok(a).is_empty())),
+                        Quant::All => i64::from((0..n).all(|a| ok(a) == sh.axes[a].1)),
+                        Quant::None => i64::from((0..n).all(|a| ok(a).is_empty())),
+                        _ => (0..n).map(|a| ok(a).len() as i64).sum(),
+                    }
+                }));
+            }
+        }
         let var = self.var(slot);
         let d = self.dom(domain);
         Some(Box::new(move |cx| {

@@ -139,6 +139,30 @@ impl<const W: usize> Set<W> {
         s
     }
 
+    /// The set moved down by `n` cells (`n < 0`: up): cell `c + n` becomes
+    /// `c`; cells that fall off either end are dropped.
+    #[inline(always)]
+    pub fn shift_down(self, n: i32) -> Set<W> {
+        let mut r = Set::EMPTY;
+        if n >= 0 {
+            let (q, b) = ((n / 64) as usize, (n % 64) as u32);
+            for i in 0..W {
+                let lo = self.0.get(i + q).copied().unwrap_or(0);
+                let hi = self.0.get(i + q + 1).copied().unwrap_or(0);
+                r.0[i] = if b == 0 { lo } else { (lo >> b) | (hi << (64 - b)) };
+            }
+        } else {
+            let m = -n;
+            let (q, b) = ((m / 64) as usize, (m % 64) as u32);
+            for i in 0..W {
+                let lo = if i >= q { self.0[i - q] } else { 0 };
+                let lower = if i > q { self.0[i - q - 1] } else { 0 };
+                r.0[i] = if b == 0 { lo } else { (lo << b) | (lower >> (64 - b)) };
+            }
+        }
+        r
+    }
+
     /// From the interpreter's 256-bit set (cells beyond `W` words are dropped).
     pub fn from_cells(c: &CellSet) -> Set<W> {
         let mut s = Set::EMPTY;
@@ -177,5 +201,10 @@ mod tests {
         assert_eq!(a.first(), Some(0));
         assert_eq!(Set::<2>::from_cells(&a.to_cells()), a);
         assert_eq!(Set::<1>::one(NO_CELL), Set::EMPTY);
+        let s = Set::<2>::one(70).or(Set::one(3));
+        assert_eq!(s.shift_down(3).iter().collect::<Vec<_>>(), [0, 67]);
+        assert_eq!(s.shift_down(-60).iter().collect::<Vec<_>>(), [63]);
+        assert_eq!(s.shift_down(-64).iter().collect::<Vec<_>>(), [67]);
+        assert_eq!(s.shift_down(64).iter().collect::<Vec<_>>(), [6]);
     }
 }

@@ -58,7 +58,13 @@ struct From {
 #[derive(Subcommand)]
 enum Command {
     /// Check a game file and report every problem.
-    Check { file: String },
+    Check {
+        /// The game file.
+        file: String,
+        /// Also list what the compiler's optimisation passes did.
+        #[arg(long)]
+        passes: bool,
+    },
     /// Show a position.
     Show {
         file: String,
@@ -222,7 +228,7 @@ fn start_seeded(g: &Game, from: &From, seed: u64) -> Result<State> {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Check { file } => {
+        Command::Check { file, passes } => {
             let g = load(&file, &cli.set)?;
             for w in &g.warnings {
                 eprintln!("{:?}", miette::Report::new(w.clone()));
@@ -236,6 +242,23 @@ fn run(cli: Cli) -> Result<()> {
                 g.kinds.len(),
                 g.sites.len()
             );
+            if passes {
+                let notes = g.program().notes();
+                let mut seen: Vec<(&String, usize)> = Vec::new();
+                for n in notes {
+                    match seen.iter_mut().find(|(m, _)| *m == n) {
+                        Some(e) => e.1 += 1,
+                        None => seen.push((n, 1)),
+                    }
+                }
+                for (n, k) in seen {
+                    if k > 1 {
+                        say!("  pass: {n} (x{k})");
+                    } else {
+                        say!("  pass: {n}");
+                    }
+                }
+            }
         }
         Command::Show { file, from, json, viewer, reveal } => {
             let g = load(&file, &cli.set)?;

@@ -34,6 +34,7 @@
 //! predicates, line quantifiers as bit tests, set algebra for quantifiers
 //! over cells, and lazily completed turn tails.
 
+pub mod effect;
 pub mod expr;
 pub mod opt;
 pub mod set;

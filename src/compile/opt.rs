@@ -732,45 +732,127 @@ impl Facts {
 /// The `choose` sites of the turn whose tails are lazy (see the module docs).
 pub fn lazy_tails(g: &ir::Game) -> BTreeSet<u16> {
     let mut out = BTreeSet::new();
-    walk(&g.turn, &mut Vec::new(), &mut out);
+    walk(&g.turn, &mut Vec::new(), &mut Facts::default(), &mut out);
     out
 }
 
-fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, out: &mut BTreeSet<u16>) {
+impl Facts {
+    /// Forgets everything known about the contents of cells.
+    fn forget_all(&mut self) {
+        for k in self.known.values_mut() {
+            k.forget_contents();
+        }
+    }
+
+    /// Carries what is known past statement `s` (whatever it does).
+    fn step(&mut self, s: &Stmt) {
+        let local = |e: &Expr| match e {
+            Expr::Local(x, _) => Some(*x),
+            _ => None,
+        };
+        match &s.kind {
+            StmtKind::Choose { slot, domain, filter, .. } => {
+                choose_facts(self, *slot, domain, filter.as_ref())
+            }
+            StmtKind::Require(c) => self.learn(c, true),
+            StmtKind::Place { at, many: false, .. } => match local(at) {
+                Some(x) => {
+                    self.touch(x);
+                    self.with(x, |k| {
+                        k.occupied = true;
+                        k.on_board = true;
+                    });
+                }
+                None => self.forget_all(),
+            },
+            StmtKind::Remove(e) => match local(e) {
+                Some(x) => {
+                    self.touch(x);
+                    self.with(x, |k| {
+                        k.empty = true;
+                        k.on_board = true;
+                    });
+                }
+                None => self.forget_all(),
+            },
+            StmtKind::Move { from, to } => match (local(from), local(to)) {
+                (Some(a), Some(b)) => {
+                    self.touch(a);
+                    self.touch(b);
+                    self.with(a, |k| {
+                        k.empty = true;
+                        k.on_board = true;
+                    });
+                    self.with(b, |k| {
+                        k.occupied = true;
+                        k.on_board = true;
+                    });
+                }
+                _ => self.forget_all(),
+            },
+            StmtKind::Let(..)
+            | StmtKind::Add { .. }
+            | StmtKind::Take { .. }
+            | StmtKind::Transfer { .. }
+            | StmtKind::Shuffle(_) => {}
+            _ => self.forget_all(),
+        }
+    }
+}
+
+/// Walks the turn forwards, carrying what is known about cells, and marks
+/// each `choose` whose tail (`conts`, innermost last) is safe.
+fn walk<'a>(
+    stmts: &'a [Stmt],
+    conts: &mut Vec<&'a [Stmt]>,
+    facts: &mut Facts,
+    out: &mut BTreeSet<u16>,
+) {
     for (i, s) in stmts.iter().enumerate() {
         let rest = &stmts[i + 1..];
         match &s.kind {
             StmtKind::Choose { site, slot, domain, filter } => {
                 conts.push(rest);
-                let mut f = Facts::default();
+                let mut f = facts.clone();
                 choose_facts(&mut f, *slot, domain, filter.as_ref());
-                let mut facts = Some(f);
-                let ok = conts.iter().rev().all(|c| safe_block(c, &mut facts));
-                if ok {
+                let mut tail = Some(f);
+                if conts.iter().rev().all(|c| safe_block(c, &mut tail)) {
                     out.insert(*site);
                 }
                 conts.pop();
             }
-            StmtKind::If { then, otherwise, .. } => {
+            StmtKind::If { cond, then, otherwise } => {
                 conts.push(rest);
-                walk(then, conts, out);
-                walk(otherwise, conts, out);
+                let mut a = facts.clone();
+                a.learn(cond, true);
+                walk(then, conts, &mut a, out);
+                let mut b = facts.clone();
+                b.learn(cond, false);
+                walk(otherwise, conts, &mut b, out);
                 conts.pop();
             }
             StmtKind::Either { branches, .. } => {
                 conts.push(rest);
                 for b in branches {
-                    walk(b, conts, out);
+                    walk(b, conts, &mut facts.clone(), out);
                 }
                 conts.pop();
             }
-            StmtKind::Block(_, body) => {
+            StmtKind::Block(binds, body) => {
                 conts.push(rest);
-                walk(body, conts, out);
+                let mut f = facts.clone();
+                for (p, e) in binds {
+                    if let Expr::Local(x, _) = e {
+                        let r = f.root(*x);
+                        f.alias.insert(*p, r);
+                    }
+                }
+                walk(body, conts, &mut f, out);
                 conts.pop();
             }
             _ => {}
         }
+        facts.step(s);
     }
 }
 

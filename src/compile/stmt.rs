@@ -7,13 +7,12 @@
 //! followed by their body. Decisions (`choose`, `either`) are ops at which
 //! a run stops so the search can fork (see `eval::machine`).
 
+use super::effect::{self, CKey, Ctl, StmtFn};
 use super::expr::Compiler;
 use super::opt::Pred;
-use super::{Var, B, D, I, S};
+use super::{Cx, Var, B, D, S};
 use crate::ir::{Expr, Key, Stmt, StmtKind, Ty};
 use crate::source::Span;
-
-use super::Store;
 
 /// The options of a `choose` in set form: the domain's cells, the
 /// set-form part of the filter, and the rest of the filter.
@@ -41,41 +40,10 @@ pub struct ChooseOp<const W: usize> {
     pub filter_span: Span,
 }
 
-/// A ranking key of `compare`.
-pub enum CKey<const W: usize> {
-    /// A number, higher is better.
-    Value(I<W>),
-    /// Values over a collection, highest first.
-    Desc {
-        /// The element's local.
-        var: Var,
-        /// The collection.
-        dom: D<W>,
-        /// `where`
-        filter: Option<B<W>>,
-        /// The value per element.
-        body: I<W>,
-    },
-}
-
-/// `compare p in D by keys`.
-pub struct CompareOp<const W: usize> {
-    /// The player's local.
-    pub var: Var,
-    /// The players compared.
-    pub dom: D<W>,
-    /// The keys, in order.
-    pub keys: Vec<CKey<W>>,
-    /// `ties share`
-    pub share: bool,
-    /// The statement.
-    pub span: Span,
-}
-
 /// One op of a compiled block.
 pub enum Op<const W: usize> {
-    /// `let`, or binding an action's parameter.
-    Store(Store<W>),
+    /// Statements without decisions, run as one closure.
+    Run(StmtFn<W>),
     /// Continue at the op.
     Jump(u32),
     /// Continue at the op when the condition is false.
@@ -118,79 +86,20 @@ pub enum Op<const W: usize> {
         /// The statement.
         span: Span,
     },
-    /// `require`
-    Require(B<W>, Span),
-    /// `win P`
-    Win(I<W>, Span),
-    /// `lose P`
-    Lose(I<W>, Span),
-    /// `draw`
-    Draw,
-    /// `pass`
-    Pass,
-    /// `place K [of P] at C`
-    Place {
-        /// The kind.
-        kind: I<W>,
-        /// The owner (the mover if absent).
-        owner: Option<I<W>>,
-        /// The cell.
-        at: I<W>,
-        /// The statement.
-        span: Span,
-    },
-    /// `place K [of P] at S` for a set of cells.
-    PlaceMany {
-        /// The kind.
-        kind: I<W>,
-        /// The owner (the mover if absent).
-        owner: Option<I<W>>,
-        /// The cells.
-        at: S<W>,
-        /// The statement.
-        span: Span,
-    },
-    /// `remove C`
-    Remove(I<W>, Span),
-    /// `move C to C`
-    Move {
-        /// From.
-        from: I<W>,
-        /// To.
-        to: I<W>,
-        /// The statement.
-        span: Span,
-    },
-    /// `add` / `take`
-    Zone {
-        /// How many (1 if absent).
-        count: Option<I<W>>,
-        /// The kind.
-        kind: I<W>,
-        /// The zone.
-        zone: I<W>,
-        /// `add` rather than `take`.
-        add: bool,
-        /// The statement.
-        span: Span,
-    },
-    /// `move N K from Z to Y`
-    Transfer {
-        /// How many (all if absent).
-        count: Option<I<W>>,
-        /// The kind.
-        kind: I<W>,
-        /// From.
-        from: I<W>,
-        /// To.
-        to: I<W>,
-        /// The statement.
-        span: Span,
-    },
-    /// `shuffle Z`
-    Shuffle(I<W>, Span),
-    /// `compare ...`
-    Compare(Box<CompareOp<W>>),
+}
+
+/// Whether a statement contains a decision.
+fn has_fork(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Choose { .. } | StmtKind::Either { .. } => true,
+        StmtKind::If { then, otherwise, .. } => {
+            then.iter().any(has_fork) || otherwise.iter().any(has_fork)
+        }
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::Block(_, body) => {
+            body.iter().any(has_fork)
+        }
+        _ => false,
+    }
 }
 
 impl<const W: usize> Compiler<'_, W> {
@@ -202,18 +111,133 @@ impl<const W: usize> Compiler<'_, W> {
     }
 
     fn stmts(&mut self, stmts: &[Stmt], ops: &mut Vec<Op<W>>) {
+        let mut run: Vec<StmtFn<W>> = Vec::new();
         for s in stmts {
-            self.stmt(s, ops);
+            if has_fork(s) {
+                if !run.is_empty() {
+                    ops.push(Op::Run(effect::seq(std::mem::take(&mut run))));
+                }
+                self.fork_stmt(s, ops);
+            } else {
+                run.push(self.stmt_fn(s));
+            }
+        }
+        if !run.is_empty() {
+            ops.push(Op::Run(effect::seq(run)));
         }
     }
 
-    fn stmt(&mut self, s: &Stmt, ops: &mut Vec<Op<W>>) {
+    fn stmt_fns(&mut self, stmts: &[Stmt]) -> Vec<StmtFn<W>> {
+        stmts.iter().map(|s| self.stmt_fn(s)).collect()
+    }
+
+    /// A statement without decisions, as a closure.
+    fn stmt_fn(&mut self, s: &Stmt) -> StmtFn<W> {
         let span = s.span;
         match &s.kind {
             StmtKind::Let(slot, e) => {
                 let st = self.store(self.var(*slot), e);
-                ops.push(Op::Store(st));
+                Box::new(move |cx| {
+                    st(cx);
+                    if cx.fr.err.is_some() {
+                        Ctl::Error
+                    } else {
+                        Ctl::Next
+                    }
+                })
             }
+            StmtKind::For { slot, domain, filter, body } => {
+                let coll = self.dom(domain);
+                let var = self.var(*slot);
+                let filter = filter.as_ref().map(|f| self.bool_(f));
+                let body = self.stmt_fns(body);
+                effect::for_(coll, var, filter, body, span)
+            }
+            StmtKind::While { cond, body } => {
+                let c = self.bool_(cond);
+                let body = self.stmt_fns(body);
+                effect::while_(c, body, span)
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                let c = self.bool_(cond);
+                let (a, b) = (self.stmt_fns(then), self.stmt_fns(otherwise));
+                effect::if_(c, a, b)
+            }
+            StmtKind::Block(binds, body) => {
+                let mut all: Vec<StmtFn<W>> = binds
+                    .iter()
+                    .map(|(slot, e)| {
+                        let st = self.store(self.var(*slot), e);
+                        Box::new(move |cx: &mut Cx<'_, W>| {
+                            st(cx);
+                            if cx.fr.err.is_some() {
+                                Ctl::Error
+                            } else {
+                                Ctl::Next
+                            }
+                        }) as StmtFn<W>
+                    })
+                    .collect();
+                all.extend(self.stmt_fns(body));
+                effect::seq(all)
+            }
+            StmtKind::Require(c) => effect::require(self.bool_(c), span),
+            StmtKind::Win(p) => effect::win(self.word(p), span),
+            StmtKind::Lose(p) => effect::lose(self.word(p), span),
+            StmtKind::Draw => effect::draw(),
+            StmtKind::Pass => effect::pass(),
+            StmtKind::Place { kind, owner, at, many } => {
+                let kind = self.word(kind);
+                let owner = owner.as_ref().map(|o| self.word(o));
+                if *many {
+                    effect::place_many(kind, owner, self.set(at), span)
+                } else {
+                    effect::place(kind, owner, self.word(at), span)
+                }
+            }
+            StmtKind::Compare { slot, domain, keys, share } => {
+                let var = self.var(*slot);
+                let dom = self.dom(domain);
+                let keys = keys
+                    .iter()
+                    .map(|k| match k {
+                        Key::Value(e) => CKey::Value(self.word(e)),
+                        Key::Descending { slot, domain, filter, body } => CKey::Desc {
+                            var: self.var(*slot),
+                            dom: self.dom(domain),
+                            filter: filter.as_ref().map(|f| self.bool_(f)),
+                            body: self.word(body),
+                        },
+                    })
+                    .collect();
+                effect::compare(var, dom, keys, *share)
+            }
+            StmtKind::Transfer { count, kind, from, to } => {
+                let count = count.as_ref().map(|c| self.word(c));
+                let (kind, from, to) = (self.word(kind), self.word(from), self.word(to));
+                effect::transfer(count, kind, from, to, span)
+            }
+            StmtKind::Shuffle(z) => effect::shuffle(self.word(z), span),
+            StmtKind::Remove(c) => effect::remove(self.word(c), span),
+            StmtKind::Move { from, to } => {
+                let (from, to) = (self.word(from), self.word(to));
+                effect::move_piece(from, to, span)
+            }
+            StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
+                let add = matches!(s.kind, StmtKind::Add { .. });
+                let count = count.as_ref().map(|c| self.word(c));
+                let (kind, zone) = (self.word(kind), self.word(zone));
+                effect::zone(count, kind, zone, add, span)
+            }
+            // Decisions never reach here (see `has_fork`).
+            StmtKind::Choose { .. } | StmtKind::Either { .. } => effect::pass(),
+        }
+    }
+
+    /// A statement with a decision in it, as ops.
+    fn fork_stmt(&mut self, s: &Stmt, ops: &mut Vec<Op<W>>) {
+        let span = s.span;
+        match &s.kind {
             StmtKind::Choose { site, slot, domain, filter } => {
                 let var = self.var(*slot);
                 let fast = match (self.ty(domain), filter) {
@@ -270,7 +294,7 @@ impl<const W: usize> Compiler<'_, W> {
                 let top = ops.len();
                 let var = self.var(*slot);
                 let filter = filter.as_ref().map(|f| self.bool_(f));
-                ops.push(Op::Jump(0)); // placeholder for LoopNext
+                ops.push(Op::Jump(0)); // becomes the LoopNext
                 self.stmts(body, ops);
                 ops.push(Op::Jump(top as u32));
                 let exit = ops.len() as u32;
@@ -304,77 +328,27 @@ impl<const W: usize> Compiler<'_, W> {
                     ops[skip] = Op::Jump(end);
                 }
             }
-            StmtKind::Require(c) => {
-                let c = self.bool_(c);
-                ops.push(Op::Require(c, span));
-            }
-            StmtKind::Win(p) => {
-                let p = self.word(p);
-                ops.push(Op::Win(p, span));
-            }
-            StmtKind::Lose(p) => {
-                let p = self.word(p);
-                ops.push(Op::Lose(p, span));
-            }
-            StmtKind::Draw => ops.push(Op::Draw),
-            StmtKind::Pass => ops.push(Op::Pass),
-            StmtKind::Place { kind, owner, at, many } => {
-                let kind = self.word(kind);
-                let owner = owner.as_ref().map(|o| self.word(o));
-                if *many {
-                    let at = self.set(at);
-                    ops.push(Op::PlaceMany { kind, owner, at, span });
-                } else {
-                    let at = self.word(at);
-                    ops.push(Op::Place { kind, owner, at, span });
-                }
-            }
-            StmtKind::Compare { slot, domain, keys, share } => {
-                let var = self.var(*slot);
-                let dom = self.dom(domain);
-                let keys = keys
-                    .iter()
-                    .map(|k| match k {
-                        Key::Value(e) => CKey::Value(self.word(e)),
-                        Key::Descending { slot, domain, filter, body } => CKey::Desc {
-                            var: self.var(*slot),
-                            dom: self.dom(domain),
-                            filter: filter.as_ref().map(|f| self.bool_(f)),
-                            body: self.word(body),
-                        },
-                    })
-                    .collect();
-                ops.push(Op::Compare(Box::new(CompareOp { var, dom, keys, share: *share, span })));
-            }
-            StmtKind::Transfer { count, kind, from, to } => {
-                let count = count.as_ref().map(|c| self.word(c));
-                let (kind, from, to) = (self.word(kind), self.word(from), self.word(to));
-                ops.push(Op::Transfer { count, kind, from, to, span });
-            }
-            StmtKind::Shuffle(z) => {
-                let z = self.word(z);
-                ops.push(Op::Shuffle(z, span));
-            }
-            StmtKind::Remove(c) => {
-                let c = self.word(c);
-                ops.push(Op::Remove(c, span));
-            }
-            StmtKind::Move { from, to } => {
-                let (from, to) = (self.word(from), self.word(to));
-                ops.push(Op::Move { from, to, span });
-            }
-            StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
-                let add = matches!(s.kind, StmtKind::Add { .. });
-                let count = count.as_ref().map(|c| self.word(c));
-                let (kind, zone) = (self.word(kind), self.word(zone));
-                ops.push(Op::Zone { count, kind, zone, add, span });
-            }
             StmtKind::Block(binds, body) => {
+                let mut run: Vec<StmtFn<W>> = Vec::new();
                 for (slot, e) in binds {
                     let st = self.store(self.var(*slot), e);
-                    ops.push(Op::Store(st));
+                    run.push(Box::new(move |cx: &mut Cx<'_, W>| {
+                        st(cx);
+                        if cx.fr.err.is_some() {
+                            Ctl::Error
+                        } else {
+                            Ctl::Next
+                        }
+                    }));
+                }
+                if !run.is_empty() {
+                    ops.push(Op::Run(effect::seq(run)));
                 }
                 self.stmts(body, ops);
+            }
+            _ => {
+                let f = self.stmt_fn(s);
+                ops.push(Op::Run(f));
             }
         }
     }

@@ -9,16 +9,13 @@
 //! locals, the loop cursors — is in the `State` and the `Frame`, so a fork
 //! is a copy of those two, never a replay of the turn so far.
 
-use super::{Choice, Outcome, RunError, State};
-use crate::board::{CellId, NO_CELL};
-use crate::compile::expr::{code_at, const_word, each, word_value};
-use crate::compile::stmt::{CKey, ChooseOp, Op};
-use crate::compile::{word, Block, Cx, Dom, Frame, Program, Set, Var};
-use crate::ir::{Ty, Value, NONE16, NONE8};
+use super::{Choice, RunError, State};
+use crate::compile::effect::{tick, Ctl};
+use crate::compile::expr::{const_word, each, word_value};
+use crate::compile::stmt::{ChooseOp, Op};
+use crate::compile::{Block, Cx, Dom, Frame, Program, Set, Var};
+use crate::ir::{Ty, Value, NONE8};
 use crate::source::Span;
-
-/// Most loop iterations one run of a block may take.
-pub use super::exec::STEP_LIMIT;
 
 /// How a run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +127,9 @@ pub fn options<const W: usize>(
 
 #[inline]
 fn fr_err<const W: usize>(fr: &mut Frame<W>) -> Option<RunError> {
+    if fr.err.is_none() {
+        return None;
+    }
     fr.err.take().map(|e| *e)
 }
 
@@ -267,19 +267,6 @@ pub fn take_choice<const W: usize>(
     }
 }
 
-#[cold]
-fn runaway(span: Span) -> RunError {
-    RunError {
-        message: format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"),
-        span,
-    }
-}
-
-#[cold]
-fn none_player(span: Span) -> RunError {
-    RunError { message: "this player is `none`".into(), span }
-}
-
 /// Runs `block` from op `pc` until it finishes, fails or reaches a decision.
 pub fn run<const W: usize>(
     p: &Program<W>,
@@ -294,21 +281,32 @@ pub fn run<const W: usize>(
         let Some(op) = ops.get(pc as usize) else { return Ok(Stop::Done) };
         pc += 1;
         match op {
-            Op::Store(f) => f(&mut cx),
+            Op::Run(f) => match f(&mut cx) {
+                Ctl::Next => {}
+                Ctl::Done => return Ok(Stop::Done),
+                Ctl::Fail(span) => return Ok(Stop::Fail(span)),
+                Ctl::Error => return Err(error(cx.fr)),
+            },
             Op::Jump(to) => pc = *to,
             Op::JumpUnless(c, to) => {
-                if !c(&mut cx) {
+                let ok = c(&mut cx);
+                if cx.fr.err.is_some() {
+                    return Err(error(cx.fr));
+                }
+                if !ok {
                     pc = *to;
                 }
             }
             Op::Tick(span) => {
-                cx.fr.steps += 1;
-                if cx.fr.steps > STEP_LIMIT {
-                    return Err(runaway(*span));
+                if !tick(&mut cx, *span) {
+                    return Err(error(cx.fr));
                 }
             }
             Op::LoopStart { coll, dom, idx } => {
                 let d = coll(&mut cx);
+                if cx.fr.err.is_some() {
+                    return Err(error(cx.fr));
+                }
                 cx.fr.d[*dom as usize] = d;
                 cx.fr.w[*idx as usize] = 0;
             }
@@ -317,220 +315,32 @@ pub fn run<const W: usize>(
                     pc = *exit;
                     break;
                 }
-                cx.fr.steps += 1;
-                if cx.fr.steps > STEP_LIMIT {
-                    return Err(runaway(*span));
+                if !tick(&mut cx, *span) {
+                    return Err(error(cx.fr));
                 }
-                if filter.as_ref().is_none_or(|f| f(&mut cx)) {
-                    break;
-                }
+                let ok = filter.as_ref().is_none_or(|f| f(&mut cx));
                 if cx.fr.err.is_some() {
+                    return Err(error(cx.fr));
+                }
+                if ok {
                     break;
                 }
             },
-            Op::Choose(_) | Op::Either { .. } => {
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                return Ok(Stop::Fork(pc - 1));
-            }
-            Op::Require(c, span) => {
-                if !c(&mut cx) {
-                    if let Some(e) = fr_err(cx.fr) {
-                        return Err(e);
-                    }
-                    return Ok(Stop::Fail(*span));
-                }
-            }
-            Op::Win(w, span) => {
-                let w = w(&mut cx);
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                if w == i64::from(NONE8) || w < 0 {
-                    return Err(none_player(*span));
-                }
-                cx.st.outcome = Some(Outcome::Win(w as u8));
-                return Ok(Stop::Done);
-            }
-            Op::Lose(w, span) => {
-                let w = w(&mut cx);
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                if w == i64::from(NONE8) || w < 0 {
-                    return Err(none_player(*span));
-                }
-                let n = p.t.players as u8;
-                let others = ((1u16 << n) - 1) as u8 & !(1 << w);
-                cx.st.outcome =
-                    Some(if n == 2 { Outcome::Win(1 - w as u8) } else { Outcome::Shared(others) });
-                return Ok(Stop::Done);
-            }
-            Op::Draw => {
-                cx.st.outcome = Some(Outcome::Draw);
-                return Ok(Stop::Done);
-            }
-            Op::Pass => return Ok(Stop::Done),
-            Op::Place { kind, owner, at, span } => {
-                cx.fr.epoch += 1;
-                let k = kind(&mut cx);
-                let o = match owner {
-                    Some(o) => o(&mut cx),
-                    None => i64::from(cx.st.current),
-                };
-                let c = at(&mut cx);
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                if o == i64::from(NONE8) {
-                    return Err(none_player(*span));
-                }
-                if k == i64::from(NONE16) || c == i64::from(NO_CELL) {
-                    return Ok(Stop::Fail(*span));
-                }
-                let c = c as CellId;
-                if code_at(&cx, c) != 0 {
-                    return Ok(Stop::Fail(*span));
-                }
-                let code = 1 + o as u16 * p.t.kinds as u16 + k as u16;
-                cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, c, code);
-            }
-            Op::PlaceMany { kind, owner, at, span } => {
-                cx.fr.epoch += 1;
-                let k = kind(&mut cx);
-                let o = match owner {
-                    Some(o) => o(&mut cx),
-                    None => i64::from(cx.st.current),
-                };
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                if o == i64::from(NONE8) {
-                    return Err(none_player(*span));
-                }
-                if k == i64::from(NONE16) {
-                    return Ok(Stop::Fail(*span));
-                }
-                let set = at(&mut cx);
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                if set.iter().any(|c| code_at(&cx, c) != 0) {
-                    return Ok(Stop::Fail(*span));
-                }
-                let code = 1 + o as u16 * p.t.kinds as u16 + k as u16;
-                for c in set.iter() {
-                    cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, c, code);
-                }
-            }
-            Op::Remove(c, span) => {
-                cx.fr.epoch += 1;
-                let c = c(&mut cx);
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                let c = c as CellId;
-                if c == NO_CELL || code_at(&cx, c) == 0 {
-                    return Ok(Stop::Fail(*span));
-                }
-                cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, c, 0);
-            }
-            Op::Move { from, to, span } => {
-                cx.fr.epoch += 1;
-                let a = from(&mut cx);
-                let b = to(&mut cx);
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                let (a, b) = (a as CellId, b as CellId);
-                if a == NO_CELL || b == NO_CELL {
-                    return Ok(Stop::Fail(*span));
-                }
-                let (pa, pb) = (code_at(&cx, a), code_at(&cx, b));
-                if pa == 0 || pb != 0 {
-                    return Ok(Stop::Fail(*span));
-                }
-                cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, b, pa);
-                cx.st.put_w::<W>(p.t.kinds as u16, p.t.players, a, 0);
-            }
-            Op::Zone { count, kind, zone, add, span } => {
-                cx.fr.epoch += 1;
-                let n = match count {
-                    Some(c) => c(&mut cx),
-                    None => 1,
-                };
-                let k = kind(&mut cx);
-                let (z, pl) = word::unzone(zone(&mut cx));
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                if k == i64::from(NONE16) || pl == NONE8 || n < 0 {
-                    return Ok(Stop::Fail(*span));
-                }
-                let ok = if *add {
-                    zone_add(&mut cx, z, pl, k as u16, n, *span)?
-                } else {
-                    zone_take(&mut cx, z, pl, k as u16, n)
-                };
-                if !ok {
-                    return Ok(Stop::Fail(*span));
-                }
-            }
-            Op::Transfer { count, kind, from, to, span } => {
-                cx.fr.epoch += 1;
-                let k = kind(&mut cx);
-                let (z1, p1) = word::unzone(from(&mut cx));
-                let (z2, p2) = word::unzone(to(&mut cx));
-                let n = match count {
-                    Some(c) => c(&mut cx),
-                    None if k == i64::from(NONE16) || p1 == NONE8 => 0,
-                    None => crate::compile::expr::zone_count(&cx, z1, p1, k as u16),
-                };
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 || n < 0 {
-                    return Ok(Stop::Fail(*span));
-                }
-                if !zone_take(&mut cx, z1, p1, k as u16, n)
-                    || !zone_add(&mut cx, z2, p2, k as u16, n, *span)?
-                {
-                    return Ok(Stop::Fail(*span));
-                }
-            }
-            Op::Shuffle(z, span) => {
-                cx.fr.epoch += 1;
-                let (z, pl) = word::unzone(z(&mut cx));
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                if pl == NONE8 || !p.t.zones[z as usize].1 {
-                    return Ok(Stop::Fail(*span));
-                }
-                let i = p.t.sequence(z, pl);
-                let mut rng = crate::rng::Rng::new(cx.st.rng);
-                let seq = &mut cx.st.seqs[i];
-                for j in (1..seq.len()).rev() {
-                    let r = rng.below(j + 1);
-                    seq.swap(j, r);
-                }
-                cx.st.rng = rng.next_u64();
-            }
-            Op::Compare(c) => {
-                let (outcome, decided_by) = compare(&mut cx, c);
-                if let Some(e) = fr_err(cx.fr) {
-                    return Err(e);
-                }
-                cx.st.outcome = Some(outcome);
-                cx.st.decided_by = decided_by;
-                return Ok(Stop::Done);
-            }
-        }
-        if let Some(e) = fr_err(cx.fr) {
-            return Err(e);
+            Op::Choose(_) | Op::Either { .. } => return Ok(Stop::Fork(pc - 1)),
         }
     }
+}
+
+/// The rule error recorded in the frame.
+#[cold]
+fn error<const W: usize>(fr: &mut Frame<W>) -> RunError {
+    fr.err.take().map_or_else(
+        || RunError {
+            message: "internal error: a rule failed without a reason".into(),
+            span: Span::default(),
+        },
+        |e| *e,
+    )
 }
 
 /// Binds the next element of loop `dom`/`idx` to `var`; false when done.
@@ -644,100 +454,8 @@ fn next_elem<const W: usize>(cx: &mut Cx<'_, W>, dom: usize, idx: usize, var: Va
     }
 }
 
-fn zone_add<const W: usize>(
-    cx: &mut Cx<'_, W>,
-    z: u16,
-    p: u8,
-    k: u16,
-    n: i64,
-    span: Span,
-) -> Result<bool, RunError> {
-    if crate::compile::expr::zone_total(cx, z, p) + n > i64::from(u16::MAX) {
-        return Err(RunError { message: "a zone would hold more than 65535 pieces".into(), span });
-    }
-    if cx.t.zones[z as usize].1 {
-        let i = cx.t.sequence(z, p);
-        cx.st.seqs[i].extend(std::iter::repeat_n(k, n as usize));
-    } else {
-        let i = cx.t.counter(z, p, k);
-        cx.st.data[i] += n as u16;
-    }
-    Ok(true)
-}
-
-fn zone_take<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64) -> bool {
-    if crate::compile::expr::zone_count(cx, z, p, k) < n {
-        return false;
-    }
-    if cx.t.zones[z as usize].1 {
-        let i = cx.t.sequence(z, p);
-        let mut left = n;
-        cx.st.seqs[i].retain(|&x| {
-            if x == k && left > 0 {
-                left -= 1;
-                false
-            } else {
-                true
-            }
-        });
-    } else {
-        let i = cx.t.counter(z, p, k);
-        cx.st.data[i] -= n as u16;
-    }
-    true
-}
-
-fn compare<const W: usize>(
-    cx: &mut Cx<'_, W>,
-    c: &crate::compile::stmt::CompareOp<W>,
-) -> (Outcome, Option<u8>) {
-    let d = (c.dom)(cx);
-    let mut players = Vec::new();
-    each(cx, d, c.var, |cx| {
-        if let Var::W(i) = c.var {
-            players.push(cx.fr.w[i as usize]);
-        }
-        true
-    });
-    let mut scored: Vec<(u8, Vec<Vec<i64>>)> = Vec::new();
-    for pl in players {
-        if let Var::W(i) = c.var {
-            cx.fr.w[i as usize] = pl;
-        }
-        let mut ks = Vec::new();
-        for k in &c.keys {
-            match k {
-                CKey::Value(e) => ks.push(vec![e(cx)]),
-                CKey::Desc { var, dom, filter, body } => {
-                    let d = dom(cx);
-                    let mut vals = Vec::new();
-                    each(cx, d, *var, |cx| {
-                        if filter.as_ref().is_none_or(|f| f(cx)) {
-                            vals.push(body(cx));
-                        }
-                        true
-                    });
-                    vals.sort_unstable_by(|a, b| b.cmp(a));
-                    ks.push(vals);
-                }
-            }
-        }
-        scored.push((pl as u8, ks));
-    }
-    super::rank(scored, c.keys.len(), c.share)
-}
-
 /// Converts a decision's pick into the interpreter's choice.
 pub fn choice_of<const W: usize>(p: &Program<W>, site: u16, pick: Pick<W>) -> Choice {
     let ty = p.sites.get(site as usize).map_or(Ty::Int, |s| s.ty);
     Choice { site, value: pick_value(ty, pick) }
-}
-
-/// A loop of the compiled program over a collection value (for callers
-/// outside the machine).
-pub fn dom_len<const W: usize>(d: &Dom<W>) -> Option<usize> {
-    match d {
-        Dom::Set(s) => Some(s.len()),
-        _ => None,
-    }
 }

@@ -1,0 +1,531 @@
+//! Statements as closures: every effect (`place`, `remove`, `move`, zone
+//! changes, `shuffle`, `compare`, the endings), and `if`, `for`, `while`
+//! and inlined actions whose bodies hold no decision. A statement closure
+//! returns a [`Ctl`]; a rule error is left in the frame.
+
+use super::expr::{code_at, each, zone_count, zone_total};
+use super::{word, Cx, Dom, Set, Var, B, D, I, S};
+use crate::board::{CellId, NO_CELL};
+use crate::eval::Outcome;
+use crate::ir::{NONE16, NONE8};
+use crate::source::Span;
+
+/// Most loop iterations one run of a block may take.
+pub const STEP_LIMIT: u32 = 2_000_000;
+
+/// How a statement ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ctl {
+    /// Carry on with the next statement.
+    Next,
+    /// The turn is over (`win`, `lose`, `draw`, `pass`, `compare`).
+    Done,
+    /// Not a legal turn: this rule failed.
+    Fail(Span),
+    /// A rule error, recorded in the frame.
+    Error,
+}
+
+/// A compiled statement.
+pub type StmtFn<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> Ctl + Send + Sync>;
+
+/// Stops the statement when an expression raised an error.
+macro_rules! check {
+    ($cx:expr) => {
+        if $cx.fr.err.is_some() {
+            return Ctl::Error;
+        }
+    };
+}
+
+/// Counts one loop iteration; false (with the error recorded) past the limit.
+#[inline(always)]
+pub fn tick<const W: usize>(cx: &mut Cx<'_, W>, span: Span) -> bool {
+    cx.fr.steps += 1;
+    if cx.fr.steps > STEP_LIMIT {
+        cx.fr.fail(format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"), span);
+        return false;
+    }
+    true
+}
+
+#[cold]
+fn none_player<const W: usize>(cx: &mut Cx<'_, W>, span: Span) -> Ctl {
+    cx.fr.fail("this player is `none`".into(), span);
+    Ctl::Error
+}
+
+/// Writes board code `code` on cell `c`, keeping the occupancy sets in step.
+#[inline(always)]
+pub fn put<const W: usize>(cx: &mut Cx<'_, W>, c: CellId, code: u16) {
+    let t = cx.t;
+    let st = &mut *cx.st;
+    let old = st.data[c as usize];
+    st.data[c as usize] = code;
+    let (w, bit) = ((c >> 6) as usize, 1u64 << (c & 63));
+    if w >= W {
+        return;
+    }
+    if old != 0 {
+        let (p, k) = t.codes[old as usize];
+        if let Some(x) = st.bits.get_mut(p as usize * W + w) {
+            *x &= !bit;
+        }
+        if let Some(x) = st.bits.get_mut((t.players + k as usize) * W + w) {
+            *x &= !bit;
+        }
+    }
+    if code != 0 {
+        let (p, k) = t.codes[code as usize];
+        if let Some(x) = st.bits.get_mut(p as usize * W + w) {
+            *x |= bit;
+        }
+        if let Some(x) = st.bits.get_mut((t.players + k as usize) * W + w) {
+            *x |= bit;
+        }
+    }
+    cx.fr.epoch += 1;
+}
+
+/// `win P`
+pub fn win<const W: usize>(p: I<W>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let w = p(cx);
+        check!(cx);
+        if w == i64::from(NONE8) || w < 0 {
+            return none_player(cx, span);
+        }
+        cx.st.outcome = Some(Outcome::Win(w as u8));
+        Ctl::Done
+    })
+}
+
+/// `lose P`
+pub fn lose<const W: usize>(p: I<W>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let w = p(cx);
+        check!(cx);
+        if w == i64::from(NONE8) || w < 0 {
+            return none_player(cx, span);
+        }
+        let n = cx.t.players as u8;
+        let others = ((1u16 << n) - 1) as u8 & !(1 << w);
+        cx.st.outcome =
+            Some(if n == 2 { Outcome::Win(1 - w as u8) } else { Outcome::Shared(others) });
+        Ctl::Done
+    })
+}
+
+/// `draw`
+pub fn draw<const W: usize>() -> StmtFn<W> {
+    Box::new(|cx| {
+        cx.st.outcome = Some(Outcome::Draw);
+        Ctl::Done
+    })
+}
+
+/// `pass`
+pub fn pass<const W: usize>() -> StmtFn<W> {
+    Box::new(|_| Ctl::Done)
+}
+
+/// `require C`
+pub fn require<const W: usize>(c: B<W>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let ok = c(cx);
+        check!(cx);
+        if ok {
+            Ctl::Next
+        } else {
+            Ctl::Fail(span)
+        }
+    })
+}
+
+/// The owner of a placed piece: given, or the mover.
+fn owner<const W: usize>(cx: &mut Cx<'_, W>, o: &Option<I<W>>) -> i64 {
+    match o {
+        Some(o) => o(cx),
+        None => i64::from(cx.st.current),
+    }
+}
+
+/// `place K [of P] at C`
+pub fn place<const W: usize>(kind: I<W>, own: Option<I<W>>, at: I<W>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let k = kind(cx);
+        check!(cx);
+        let o = owner(cx, &own);
+        check!(cx);
+        if o == i64::from(NONE8) {
+            return none_player(cx, span);
+        }
+        if k == i64::from(NONE16) {
+            return Ctl::Fail(span);
+        }
+        let c = at(cx);
+        check!(cx);
+        if c == i64::from(NO_CELL) || code_at(cx, c as CellId) != 0 {
+            return Ctl::Fail(span);
+        }
+        let code = 1 + o as u16 * cx.t.kinds as u16 + k as u16;
+        put(cx, c as CellId, code);
+        Ctl::Next
+    })
+}
+
+/// `place K [of P] at S` for a set of cells.
+pub fn place_many<const W: usize>(
+    kind: I<W>,
+    own: Option<I<W>>,
+    at: S<W>,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let k = kind(cx);
+        check!(cx);
+        let o = owner(cx, &own);
+        check!(cx);
+        if o == i64::from(NONE8) {
+            return none_player(cx, span);
+        }
+        if k == i64::from(NONE16) {
+            return Ctl::Fail(span);
+        }
+        let set: Set<W> = at(cx);
+        check!(cx);
+        if set.iter().any(|c| code_at(cx, c) != 0) {
+            return Ctl::Fail(span);
+        }
+        let code = 1 + o as u16 * cx.t.kinds as u16 + k as u16;
+        for c in set.iter() {
+            put(cx, c, code);
+        }
+        Ctl::Next
+    })
+}
+
+/// `remove C`
+pub fn remove<const W: usize>(c: I<W>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let c = c(cx);
+        check!(cx);
+        let c = c as CellId;
+        if c == NO_CELL || code_at(cx, c) == 0 {
+            return Ctl::Fail(span);
+        }
+        put(cx, c, 0);
+        Ctl::Next
+    })
+}
+
+/// `move C to C`
+pub fn move_piece<const W: usize>(from: I<W>, to: I<W>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let a = from(cx);
+        check!(cx);
+        let b = to(cx);
+        check!(cx);
+        let (a, b) = (a as CellId, b as CellId);
+        if a == NO_CELL || b == NO_CELL {
+            return Ctl::Fail(span);
+        }
+        let (pa, pb) = (code_at(cx, a), code_at(cx, b));
+        if pa == 0 || pb != 0 {
+            return Ctl::Fail(span);
+        }
+        put(cx, b, pa);
+        put(cx, a, 0);
+        Ctl::Next
+    })
+}
+
+/// Adds `n` pieces of kind `k` to zone `(z, p)` (at the end of an ordered zone).
+fn zone_add<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64, span: Span) -> bool {
+    if zone_total(cx, z, p) + n > i64::from(u16::MAX) {
+        cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+        return false;
+    }
+    if cx.t.zones[z as usize].1 {
+        let i = cx.t.sequence(z, p);
+        cx.st.seqs[i].extend(std::iter::repeat_n(k, n as usize));
+    } else {
+        let i = cx.t.counter(z, p, k);
+        cx.st.data[i] += n as u16;
+    }
+    true
+}
+
+/// Takes `n` pieces of kind `k` from zone `(z, p)` (the first ones of an
+/// ordered zone); false if there are not enough.
+fn zone_take<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64) -> bool {
+    if cx.t.zones[z as usize].1 {
+        let seq = &mut cx.st.seqs[cx.t.sequence(z, p)];
+        // The common case: the first `n` pieces are the ones asked for.
+        let front = seq.iter().take_while(|&&x| x == k).count() as i64;
+        if front >= n {
+            seq.drain(..n as usize);
+            return true;
+        }
+        if (seq.iter().filter(|&&x| x == k).count() as i64) < n {
+            return false;
+        }
+        let mut left = n;
+        seq.retain(|&x| {
+            if x == k && left > 0 {
+                left -= 1;
+                false
+            } else {
+                true
+            }
+        });
+        true
+    } else {
+        let i = cx.t.counter(z, p, k);
+        if i64::from(cx.st.data[i]) < n {
+            return false;
+        }
+        cx.st.data[i] -= n as u16;
+        true
+    }
+}
+
+/// `add N K to Z` / `take N K from Z`
+pub fn zone<const W: usize>(
+    count: Option<I<W>>,
+    kind: I<W>,
+    zone: I<W>,
+    add: bool,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let n = match &count {
+            Some(c) => c(cx),
+            None => 1,
+        };
+        check!(cx);
+        let k = kind(cx);
+        check!(cx);
+        let (z, pl) = word::unzone(zone(cx));
+        check!(cx);
+        if k == i64::from(NONE16) || pl == NONE8 || n < 0 {
+            return Ctl::Fail(span);
+        }
+        let ok = if add {
+            zone_add(cx, z, pl, k as u16, n, span)
+        } else {
+            zone_take(cx, z, pl, k as u16, n)
+        };
+        check!(cx);
+        if ok {
+            Ctl::Next
+        } else {
+            Ctl::Fail(span)
+        }
+    })
+}
+
+/// `move N K from Z to Y` (`N` absent: all)
+pub fn transfer<const W: usize>(
+    count: Option<I<W>>,
+    kind: I<W>,
+    from: I<W>,
+    to: I<W>,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let k = kind(cx);
+        check!(cx);
+        let (z1, p1) = word::unzone(from(cx));
+        check!(cx);
+        let (z2, p2) = word::unzone(to(cx));
+        check!(cx);
+        let n = match &count {
+            Some(c) => c(cx),
+            None if k == i64::from(NONE16) || p1 == NONE8 => 0,
+            None => zone_count(cx, z1, p1, k as u16),
+        };
+        check!(cx);
+        if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 || n < 0 {
+            return Ctl::Fail(span);
+        }
+        if !zone_take(cx, z1, p1, k as u16, n) || !zone_add(cx, z2, p2, k as u16, n, span) {
+            check!(cx);
+            return Ctl::Fail(span);
+        }
+        Ctl::Next
+    })
+}
+
+/// `shuffle Z`
+pub fn shuffle<const W: usize>(z: I<W>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let (z, pl) = word::unzone(z(cx));
+        check!(cx);
+        if pl == NONE8 || !cx.t.zones[z as usize].1 {
+            return Ctl::Fail(span);
+        }
+        let i = cx.t.sequence(z, pl);
+        let mut rng = crate::rng::Rng::new(cx.st.rng);
+        let seq = &mut cx.st.seqs[i];
+        for j in (1..seq.len()).rev() {
+            let r = rng.below(j + 1);
+            seq.swap(j, r);
+        }
+        cx.st.rng = rng.next_u64();
+        Ctl::Next
+    })
+}
+
+/// A ranking key of `compare`.
+pub enum CKey<const W: usize> {
+    /// A number, higher is better.
+    Value(I<W>),
+    /// Values over a collection, highest first.
+    Desc {
+        /// The element's local.
+        var: Var,
+        /// The collection.
+        dom: D<W>,
+        /// `where`
+        filter: Option<B<W>>,
+        /// The value per element.
+        body: I<W>,
+    },
+}
+
+/// `compare p in D by keys [ties share]`
+pub fn compare<const W: usize>(var: Var, dom: D<W>, keys: Vec<CKey<W>>, share: bool) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let d = dom(cx);
+        check!(cx);
+        let mut players = Vec::new();
+        each(cx, d, var, |cx| {
+            if let Var::W(i) = var {
+                players.push(cx.fr.w[i as usize]);
+            }
+            true
+        });
+        let mut scored: Vec<(u8, Vec<Vec<i64>>)> = Vec::new();
+        for pl in players {
+            if let Var::W(i) = var {
+                cx.fr.w[i as usize] = pl;
+            }
+            let mut ks = Vec::new();
+            for k in &keys {
+                match k {
+                    CKey::Value(e) => ks.push(vec![e(cx)]),
+                    CKey::Desc { var, dom, filter, body } => {
+                        let d = dom(cx);
+                        let mut vals = Vec::new();
+                        each(cx, d, *var, |cx| {
+                            if filter.as_ref().is_none_or(|f| f(cx)) {
+                                vals.push(body(cx));
+                            }
+                            true
+                        });
+                        vals.sort_unstable_by(|a, b| b.cmp(a));
+                        ks.push(vals);
+                    }
+                }
+            }
+            scored.push((pl as u8, ks));
+        }
+        check!(cx);
+        let (outcome, decided_by) = crate::eval::rank(scored, keys.len(), share);
+        cx.st.outcome = Some(outcome);
+        cx.st.decided_by = decided_by;
+        Ctl::Done
+    })
+}
+
+/// Runs statements in order until one does not say `Next`.
+#[inline(always)]
+pub fn run_seq<const W: usize>(cx: &mut Cx<'_, W>, body: &[StmtFn<W>]) -> Ctl {
+    for s in body {
+        match s(cx) {
+            Ctl::Next => {}
+            other => return other,
+        }
+    }
+    Ctl::Next
+}
+
+/// A sequence of statements as one.
+pub fn seq<const W: usize>(mut body: Vec<StmtFn<W>>) -> StmtFn<W> {
+    if body.len() == 1 {
+        if let Some(s) = body.pop() {
+            return s;
+        }
+    }
+    Box::new(move |cx| run_seq(cx, &body))
+}
+
+/// `if C { ... } else { ... }` without decisions.
+pub fn if_<const W: usize>(c: B<W>, then: Vec<StmtFn<W>>, other: Vec<StmtFn<W>>) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let ok = c(cx);
+        check!(cx);
+        run_seq(cx, if ok { &then } else { &other })
+    })
+}
+
+/// `while C { ... }` without decisions.
+pub fn while_<const W: usize>(c: B<W>, body: Vec<StmtFn<W>>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| loop {
+        let ok = c(cx);
+        check!(cx);
+        if !ok {
+            return Ctl::Next;
+        }
+        if !tick(cx, span) {
+            return Ctl::Error;
+        }
+        match run_seq(cx, &body) {
+            Ctl::Next => {}
+            other => return other,
+        }
+    })
+}
+
+/// `for x in D where F { ... }` without decisions.
+pub fn for_<const W: usize>(
+    coll: D<W>,
+    var: Var,
+    filter: Option<B<W>>,
+    body: Vec<StmtFn<W>>,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let d: Dom<W> = coll(cx);
+        check!(cx);
+        let mut ctl = Ctl::Next;
+        each(cx, d, var, |cx| {
+            if !tick(cx, span) {
+                ctl = Ctl::Error;
+                return false;
+            }
+            if let Some(f) = &filter {
+                let ok = f(cx);
+                if cx.fr.err.is_some() {
+                    ctl = Ctl::Error;
+                    return false;
+                }
+                if !ok {
+                    return true;
+                }
+            }
+            match run_seq(cx, &body) {
+                Ctl::Next => true,
+                other => {
+                    ctl = other;
+                    false
+                }
+            }
+        });
+        if ctl == Ctl::Next && cx.fr.err.is_some() {
+            return Ctl::Error;
+        }
+        ctl
+    })
+}

@@ -127,9 +127,7 @@ pub fn options<const W: usize>(
 
 #[inline]
 fn fr_err<const W: usize>(fr: &mut Frame<W>) -> Option<RunError> {
-    if fr.err.is_none() {
-        return None;
-    }
+    fr.err.as_ref()?;
     fr.err.take().map(|e| *e)
 }
 

@@ -242,7 +242,13 @@ pub fn move_piece<const W: usize>(from: I<W>, to: I<W>, span: Span) -> StmtFn<W>
 
 /// Adds `n` pieces of kind `k` to zone `(z, p)` (at the end of an ordered zone).
 fn zone_add<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64, span: Span) -> bool {
-    if zone_total(cx, z, p) + n > i64::from(u16::MAX) {
+    // The limit is per kind in a counted zone, in all in an ordered one.
+    let held = if cx.t.zones[z as usize].1 {
+        zone_total(cx, z, p)
+    } else {
+        i64::from(cx.st.data[cx.t.counter(z, p, k)])
+    };
+    if held + n > i64::from(u16::MAX) {
         cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
         return false;
     }

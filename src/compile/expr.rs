@@ -639,6 +639,17 @@ impl<'g, const W: usize> Compiler<'g, W> {
             Expr::Builtin(f, args, _) => self.builtin_word(*f, args),
             Expr::Prop(p, k, _) => {
                 let p = *p as usize;
+                // `prop(kind(c))`: the property of the piece on a cell, in one step.
+                if let Expr::Builtin(Builtin::KindOf, args, _) = &**k {
+                    let c = self.opnd(&args[0]);
+                    return with_opnd!(c, |cx, c| match code_at(cx, c as CellId) {
+                        0 => 0,
+                        v => {
+                            let k = cx.t.codes[v as usize].1 as usize;
+                            cx.t.props[k].get(p).copied().unwrap_or(0)
+                        }
+                    });
+                }
                 let k = self.opnd(k);
                 with_opnd!(k, |cx, k| cx
                     .t
@@ -786,6 +797,14 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     Expr::Const(Value::Dir(d)) => {
                         let d = *d as usize;
                         with_opnd!(c, |cx, c| i64::from(cx.t.step(c as CellId, d)))
+                    }
+                    Expr::Local(s, _) if matches!(self.var(*s), Var::W(_)) => {
+                        let Var::W(d) = self.var(*s) else { return Box::new(|_| 0) };
+                        let d = d as usize;
+                        with_opnd!(c, |cx, c| {
+                            let d = cx.fr.w[d] as usize;
+                            i64::from(cx.t.step(c as CellId, d))
+                        })
                     }
                     other => {
                         let d = self.word(other);

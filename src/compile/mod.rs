@@ -514,5 +514,12 @@ fn program<const W: usize>(g: &ir::Game) -> Program<W> {
         }
     }
     let frame = c.frame_sizes();
+    notes.push(format!(
+        "frame: {} words, {} sets, {} collections; {} ops in the turn",
+        frame.0,
+        frame.1,
+        frame.2,
+        turn.ops.len()
+    ));
     Program { t, turn, setup, no_moves, at_end, score, frame, sites, notes }
 }

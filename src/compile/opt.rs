@@ -54,6 +54,12 @@ pub enum Pred<const W: usize> {
     Occupied,
     /// `off(x)`
     Off,
+    /// `owner(x) == me`
+    OwnerMe,
+    /// `owner(x) == P` for a constant player (or `none`).
+    OwnerConst(i64),
+    /// `kind(x) == K` for a constant kind (or `none`).
+    KindConst(i64),
     /// `owner(x) == E`
     OwnerIs(I<W>),
     /// `kind(x) == E`
@@ -88,25 +94,16 @@ impl<const W: usize> Pred<W> {
             Pred::Empty => (cx.t.all.minus(occupied(cx)), false),
             Pred::Occupied => (occupied(cx), false),
             Pred::Off => (Set::EMPTY, true),
+            Pred::OwnerMe => (bits_at(cx.st, cx.st.current as usize), false),
+            Pred::OwnerConst(p) => Self::owner_is(cx, *p),
+            Pred::KindConst(k) => Self::kind_is(cx, *k),
             Pred::OwnerIs(p) => {
                 let p = p(cx);
-                if (p as usize) < cx.t.players {
-                    (bits_at(cx.st, p as usize), false)
-                } else if p == i64::from(ir::NONE8) {
-                    (cx.t.all.minus(occupied(cx)), true)
-                } else {
-                    (Set::EMPTY, false)
-                }
+                Self::owner_is(cx, p)
             }
             Pred::KindIs(k) => {
                 let k = k(cx);
-                if (k as usize) < cx.t.kinds {
-                    (bits_at(cx.st, cx.t.players + k as usize), false)
-                } else if k == i64::from(ir::NONE16) {
-                    (cx.t.all.minus(occupied(cx)), true)
-                } else {
-                    (Set::EMPTY, false)
-                }
+                Self::kind_is(cx, k)
             }
             Pred::In(s) => (s(cx), false),
             Pred::Pre(d, p) => {
@@ -141,6 +138,26 @@ impl<const W: usize> Pred<W> {
                 }
                 p.eval(cx)
             }
+        }
+    }
+
+    fn owner_is(cx: &Cx<'_, W>, p: i64) -> (Set<W>, bool) {
+        if (p as usize) < cx.t.players {
+            (bits_at(cx.st, p as usize), false)
+        } else if p == i64::from(ir::NONE8) {
+            (cx.t.all.minus(occupied(cx)), true)
+        } else {
+            (Set::EMPTY, false)
+        }
+    }
+
+    fn kind_is(cx: &Cx<'_, W>, k: i64) -> (Set<W>, bool) {
+        if (k as usize) < cx.t.kinds {
+            (bits_at(cx.st, cx.t.players + k as usize), false)
+        } else if k == i64::from(ir::NONE16) {
+            (cx.t.all.minus(occupied(cx)), true)
+        } else {
+            (Set::EMPTY, false)
         }
     }
 
@@ -323,8 +340,17 @@ impl<const W: usize> Compiler<'_, W> {
                     return self.static_pred(e, vars);
                 }
                 let path = cell_path(arg, vars)?;
-                let w = self.word(other);
-                let p = if f == Builtin::Owner { Pred::OwnerIs(w) } else { Pred::KindIs(w) };
+                let p = match (f, other) {
+                    (Builtin::Owner, Expr::Me) => Pred::OwnerMe,
+                    (Builtin::Owner, Expr::Const(v)) => {
+                        Pred::OwnerConst(super::expr::const_word(v).unwrap_or(-1))
+                    }
+                    (Builtin::KindOf, Expr::Const(v)) => {
+                        Pred::KindConst(super::expr::const_word(v).unwrap_or(-1))
+                    }
+                    (Builtin::Owner, _) => Pred::OwnerIs(self.word(other)),
+                    _ => Pred::KindIs(self.word(other)),
+                };
                 let p = along(path, p);
                 Some(if *op == BinOp::Ne { Pred::Not(Box::new(p)) } else { p })
             }

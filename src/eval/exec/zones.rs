@@ -97,7 +97,13 @@ impl Exec<'_, '_> {
 
     /// Adds `n` pieces of kind `k` (at the end of an ordered zone).
     pub(super) fn zone_add(&mut self, z: u16, p: u8, k: u16, n: i64, span: Span) -> Res<bool> {
-        if self.zone_total(z, p) + n > i64::from(u16::MAX) {
+        // The limit is per kind in a counted zone, in all in an ordered one.
+        let held = if self.g.zones[z as usize].ordered {
+            self.zone_total(z, p)
+        } else {
+            self.zone_count(z, p, k)
+        };
+        if held + n > i64::from(u16::MAX) {
             return Err(Box::new(RunError {
                 message: "a zone would hold more than 65535 pieces".into(),
                 span,

@@ -32,19 +32,48 @@
 //! [`ir::Game`], all problems at once) → [`eval`] (states and moves). The
 //! library does no IO; the `tabula` binary reads files and prints reports.
 
+/// Runs `$body` with `$p` bound to the game's compiled program at its width.
+macro_rules! with_program {
+    ($g:expr, $p:ident => $body:expr) => {
+        match $g.program() {
+            crate::compile::Compiled::W1(prog) => {
+                let $p = &**prog;
+                $body
+            }
+            crate::compile::Compiled::W2(prog) => {
+                let $p = &**prog;
+                $body
+            }
+            crate::compile::Compiled::W4(prog) => {
+                let $p = &**prog;
+                $body
+            }
+        }
+    };
+}
+
 pub mod board;
 pub mod check;
 pub mod compile;
 pub mod diag;
 pub mod eval;
 mod game;
+pub mod interp;
 pub mod ir;
+pub mod notation;
+pub mod play;
+pub mod render;
 pub mod rng;
 pub mod source;
+pub mod state;
 pub mod syntax;
 pub mod wire;
 
 pub use diag::{Diagnostics, Problem};
-pub use eval::{perft, playout, render, Move, MoveError, Outcome, Playout, RunError, State, Turn};
+pub use eval::perft;
 pub use game::Game;
+pub use notation::MoveError;
+pub use play::{playout, Playout};
+pub use render::render;
 pub use source::{Source, Span};
+pub use state::{Move, Outcome, RunError, State, Turn};

@@ -8,7 +8,8 @@ use clap::{Parser, Subcommand};
 use miette::{miette, IntoDiagnostic, Result};
 use std::io::BufRead;
 use std::time::Instant;
-use tabula::eval::{render_for, Engine};
+use tabula::play::Engine;
+use tabula::render::render_for;
 use tabula::rng::Rng;
 use tabula::wire::{observe, ExplanationRepr, MoveRepr, Record, StateRepr, Viewer};
 use tabula::{perft, playout, Game, Move, Outcome, Source, State};
@@ -221,7 +222,7 @@ fn start_seeded(g: &Game, from: &From, seed: u64) -> Result<State> {
         None => State::initial_seeded(g, seed).map_err(|e| run_err(g, e))?,
     };
     if let Some(after) = &from.after {
-        s = tabula::eval::play_sequence(g, &s, after).map_err(|e| miette!("--after, {e}"))?;
+        s = tabula::notation::play_sequence(g, &s, after).map_err(|e| miette!("--after, {e}"))?;
     }
     Ok(s)
 }
@@ -305,7 +306,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Explain { file, mv, from, json } => {
             let g = load(&file, &cli.set)?;
             let s = start(&g, &from)?;
-            let v = tabula::eval::explain(&g, &s, &mv).map_err(|e| run_err(&g, e))?;
+            let v = tabula::interp::explain(&g, &s, &mv).map_err(|e| run_err(&g, e))?;
             if json {
                 let view = if g.has_hidden_information() {
                     Viewer::Player(s.current())
@@ -458,8 +459,8 @@ fn run(cli: Cli) -> Result<()> {
 
 /// An explanation for people: the path of a legal move and the position
 /// after it, or each failed reading as a report on the game file.
-fn explanation_text(g: &Game, s: &State, input: &str, v: &tabula::eval::Verdict) -> String {
-    use tabula::eval::Verdict;
+fn explanation_text(g: &Game, s: &State, input: &str, v: &tabula::interp::Verdict) -> String {
+    use tabula::interp::Verdict;
     let view = if g.has_hidden_information() { Viewer::Player(s.current()) } else { Viewer::All };
     match v {
         Verdict::Illegal { attempts } => {
@@ -592,7 +593,8 @@ fn play(
                             moves.first().map(|m| State::move_text(g, m)).unwrap_or_default()
                         );
                     } else {
-                        let v = tabula::eval::explain(g, &s, &asked).map_err(|e| run_err(g, e))?;
+                        let v =
+                            tabula::interp::explain(g, &s, &asked).map_err(|e| run_err(g, e))?;
                         say_part!("{}", explanation_text(g, &s, &asked, &v));
                     }
                     continue;

@@ -14,8 +14,8 @@
 //! seed 12345                # the engine's random state (decides future shuffles)
 //! ```
 
-use crate::eval::{Move, Outcome, State};
 use crate::ir::Visibility;
+use crate::state::{Move, Outcome, State};
 use crate::Game;
 use serde::{Deserialize, Serialize};
 
@@ -550,9 +550,14 @@ fn line_col(g: &Game, at: u32) -> (usize, usize) {
 impl ExplanationRepr {
     /// The representation of an explanation; the position after a legal
     /// move is drawn as `viewer` may see it.
-    pub fn new(g: &Game, input: &str, v: &crate::eval::Verdict, viewer: Viewer) -> ExplanationRepr {
-        use crate::eval::Verdict;
-        let step = |s: &crate::eval::Step| StepRepr {
+    pub fn new(
+        g: &Game,
+        input: &str,
+        v: &crate::interp::Verdict,
+        viewer: Viewer,
+    ) -> ExplanationRepr {
+        use crate::interp::Verdict;
+        let step = |s: &crate::interp::Step| StepRepr {
             line: line_col(g, s.span.start).0,
             text: s.text.clone(),
         };
@@ -568,7 +573,7 @@ impl ExplanationRepr {
             Verdict::Legal { steps, after, .. } => {
                 r.verdict = "legal".into();
                 r.steps = steps.iter().map(step).collect();
-                r.position = Some(crate::eval::render_for(g, after, viewer));
+                r.position = Some(crate::render::render_for(g, after, viewer));
             }
             Verdict::Incomplete { next } => {
                 r.verdict = "incomplete".into();

@@ -6,9 +6,9 @@
 use super::expr::{code_at, each, zone_count, zone_total};
 use super::{word, Cx, Dom, Set, Var, B, D, I, S};
 use crate::board::{CellId, NO_CELL};
-use crate::eval::Outcome;
 use crate::ir::{NONE16, NONE8};
 use crate::source::Span;
+use crate::state::Outcome;
 
 /// Most loop iterations one run of a block may take.
 pub const STEP_LIMIT: u32 = 2_000_000;
@@ -438,7 +438,7 @@ pub fn compare<const W: usize>(var: Var, dom: D<W>, keys: Vec<CKey<W>>, share: b
             scored.push((pl as u8, ks));
         }
         check!(cx);
-        let (outcome, decided_by) = crate::eval::rank(scored, keys.len(), share);
+        let (outcome, decided_by) = crate::state::rank(scored, keys.len(), share);
         cx.st.outcome = Some(outcome);
         cx.st.decided_by = decided_by;
         Ctl::Done

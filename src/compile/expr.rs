@@ -9,9 +9,9 @@
 use super::opt::Pred;
 use super::{word, Cx, Dom, Set, Tables, Var, B, D, I, S};
 use crate::board::{CellId, NO_CELL};
-use crate::eval::State;
 use crate::ir::{self, BinOp, Builtin, Expr, Quant, Slot, Ty, UnOp, Value, NONE16, NONE8};
 use crate::source::Span;
+use crate::state::State;
 
 /// The compiler's state: the game, its tables, where each IR slot lives,
 /// and how big the frame's banks have grown.

@@ -41,9 +41,9 @@ pub mod set;
 pub mod stmt;
 
 use crate::board::{CellId, NO_CELL};
-use crate::eval::{RunError, State};
 use crate::ir::{self, Ty};
 use crate::source::Span;
+use crate::state::{RunError, State};
 pub use set::Set;
 
 /// Everything a closure may read or write while it runs.

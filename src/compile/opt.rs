@@ -35,8 +35,8 @@
 use super::expr::{bits_at, occupied, Compiler};
 use super::{Cx, Dom, Frame, Set, Var, B, I, P, S};
 use crate::board::NO_CELL;
-use crate::eval::State;
 use crate::ir::{self, BinOp, Builtin, Expr, Quant, Slot, Stmt, StmtKind, Ty, UnOp, Value};
+use crate::state::State;
 use std::collections::BTreeSet;
 
 /// A cell predicate in set form: evaluates to the set of cells where it

@@ -281,7 +281,7 @@ fn explaining_a_move_does_not_reveal_the_card_drawn_next() {
         &g,
         "turn Ann\nhand Ann ant 2\nhand Ann bee 2\nhand Ben slug 3\ndraw_pile ladybug bee",
     );
-    let v = tabula::eval::explain(&g, &s, "collect ant").unwrap();
+    let v = tabula::interp::explain(&g, &s, "collect ant").unwrap();
     let repr = tabula::wire::ExplanationRepr::new(&g, "collect ant", &v, Viewer::Player(0));
     let json = serde_json::to_string(&repr).unwrap();
     assert_eq!(repr.verdict, "legal");
@@ -296,12 +296,12 @@ fn explaining_a_failed_rule_does_not_show_hidden_values() {
                 turn { either \"peek\" { require count(deck) > 5 and first(deck) == none } or \"look\" { require count(hand(me)) > 0 } }";
     let g = crate::game_text(text).unwrap();
     let s = crate::start(&g);
-    let v = tabula::eval::explain(&g, &s, "peek").unwrap();
-    let tabula::eval::Verdict::Illegal { attempts } = v else { panic!("{v:?}") };
+    let v = tabula::interp::explain(&g, &s, "peek").unwrap();
+    let tabula::interp::Verdict::Illegal { attempts } = v else { panic!("{v:?}") };
     let values: Vec<&str> = attempts[0].why.values.iter().map(|(_, t)| t.as_str()).collect();
     // The deck's size is public; its first card is not.
     assert_eq!(values, ["= 3", "= (hidden)"]);
-    let v = tabula::eval::explain(&g, &s, "look").unwrap();
-    let tabula::eval::Verdict::Illegal { attempts } = v else { panic!("{v:?}") };
+    let v = tabula::interp::explain(&g, &s, "look").unwrap();
+    let tabula::interp::Verdict::Illegal { attempts } = v else { panic!("{v:?}") };
     assert_eq!(attempts[0].why.values[0].1, "= 0", "the mover's own hand is seen");
 }

@@ -105,7 +105,7 @@ fn breakthrough_moves_captures_and_wins() {
 
 #[test]
 fn greedy_engine_takes_a_win_and_blocks_one() {
-    use tabula::eval::Engine;
+    use tabula::play::Engine;
     let g = game("tictactoe.game");
     let mut rng = tabula::rng::Rng::new(1);
     // X can win at c1.
@@ -124,7 +124,7 @@ fn greedy_engine_takes_a_win_and_blocks_one() {
 
 #[test]
 fn monte_carlo_engine_beats_random_play() {
-    use tabula::eval::Engine;
+    use tabula::play::Engine;
     let g = game("connect4.game");
     let mut rng = tabula::rng::Rng::new(8);
     let mut mc_wins = 0;

@@ -4,7 +4,7 @@
 //! same outcomes and scores, the same starting positions, and random
 //! playouts that take the same course.
 
-use tabula::eval::reference;
+use tabula::interp::reference;
 use tabula::rng::Rng;
 use tabula::{Game, State};
 

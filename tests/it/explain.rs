@@ -3,7 +3,7 @@
 //! turn.
 
 use crate::{game, game_with, position, render_problems};
-use tabula::eval::{explain, Verdict};
+use tabula::interp::{explain, Verdict};
 use tabula::wire::ExplanationRepr;
 use tabula::{Game, State};
 

@@ -53,7 +53,7 @@ fn mangled_game_files_never_panic() {
                     break;
                 }
                 let mv = &moves[rng.below(moves.len())];
-                let _ = tabula::eval::explain(&g, &s, &State::move_text(&g, mv));
+                let _ = tabula::interp::explain(&g, &s, &State::move_text(&g, mv));
                 if s.play_unchecked(&g, mv).is_err() {
                     break;
                 }
@@ -80,7 +80,7 @@ fn typed_garbage_never_panics() {
         ["", " ", "collect", "collect ladybug extra", "🐞", "score ant ant ant", "pass", "\u{0}"]
     {
         let _ = s.parse_move(&g, input);
-        let _ = tabula::eval::explain(&g, &s, input);
+        let _ = tabula::interp::explain(&g, &s, input);
     }
 }
 
@@ -101,15 +101,15 @@ fn explanations_agree_with_move_generation() {
             for _ in 0..3 {
                 let m = &moves[rng.below(moves.len())];
                 let text = State::move_text(&g, m);
-                match tabula::eval::explain(&g, &s, &text).unwrap() {
-                    tabula::eval::Verdict::Legal { mv, .. } => {
+                match tabula::interp::explain(&g, &s, &text).unwrap() {
+                    tabula::interp::Verdict::Legal { mv, .. } => {
                         assert_eq!(&mv, m, "{}: {text}", g.name)
                     }
                     other => panic!("{}: `{text}` explained as {other:?}", g.name),
                 }
                 let mangled = format!("{text} zz9");
-                if let tabula::eval::Verdict::Legal { .. } =
-                    tabula::eval::explain(&g, &s, &mangled).unwrap()
+                if let tabula::interp::Verdict::Legal { .. } =
+                    tabula::interp::explain(&g, &s, &mangled).unwrap()
                 {
                     panic!("{}: `{mangled}` explained as legal", g.name);
                 }

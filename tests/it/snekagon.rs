@@ -183,7 +183,7 @@ fn games_last_at_most_fifteen_placements() {
     let g = game("snekagon.game");
     let mut rng = tabula::rng::Rng::new(3);
     for _ in 0..10 {
-        let p = tabula::eval::playout_recorded(&g, &start(&g), &mut rng, 100).expect("playout");
+        let p = tabula::play::playout_recorded(&g, &start(&g), &mut rng, 100).expect("playout");
         let placements = p.moves.iter().filter(|m| !m.stuck).count();
         assert!(placements <= 15, "{placements}");
         assert!(p.outcome.is_some());
@@ -238,8 +238,8 @@ fn a_placement_may_list_its_cells_in_any_order() {
     let b = s.parse_move(&g, "3c b3 A1 a2").unwrap();
     assert_eq!(a, b);
     assert!(matches!(
-        tabula::eval::explain(&g, &s, "3C b3 a2 a1").unwrap(),
-        tabula::eval::Verdict::Legal { .. }
+        tabula::interp::explain(&g, &s, "3C b3 a2 a1").unwrap(),
+        tabula::interp::Verdict::Legal { .. }
     ));
 }
 

@@ -12,8 +12,8 @@
 //! move. A text that is the start of one or more legal moves is reported as
 //! incomplete, with the possible continuations.
 
-use super::{Move, RunError, State};
 use crate::ir::{Value, NONE16, NONE8};
+use crate::state::{Move, RunError, State};
 use crate::Game;
 use std::fmt;
 

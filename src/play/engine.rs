@@ -8,8 +8,8 @@
 //! games with hidden zones it would peek at cards, so it plays randomly
 //! there.
 
-use super::{Move, Outcome, RunError, State};
 use crate::rng::Rng;
+use crate::state::{Move, Outcome, RunError, State};
 use crate::Game;
 
 /// How the engine chooses.

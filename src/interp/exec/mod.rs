@@ -6,10 +6,10 @@
 //! Every loop iteration costs a step; a run that exceeds [`STEP_LIMIT`]
 //! stops with an error naming the loop.
 
-use super::{Choice, Outcome, RunError, State};
 use crate::board::{CellId, CellSet, NO_CELL};
 use crate::ir::{Expr, Game, Stmt, StmtKind, Value, NONE16, NONE8};
 use crate::source::Span;
+use crate::state::{Choice, Outcome, RunError, State};
 
 /// Most steps one run of a block may take.
 pub const STEP_LIMIT: u32 = 2_000_000;

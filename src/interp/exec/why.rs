@@ -194,7 +194,7 @@ impl Exec<'_, '_> {
 
     /// A value as notation.
     pub(super) fn show(&self, v: Value) -> String {
-        crate::eval::notation::value_text(self.g, v)
+        crate::notation::value_text(self.g, v)
     }
 
     pub(super) fn piece_text(&self, c: CellId) -> String {

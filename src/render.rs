@@ -1,8 +1,8 @@
 //! Drawing a position as text for terminals and snapshots.
 
-use super::State;
 use crate::board::Shape;
 use crate::ir::Game;
+use crate::state::State;
 use crate::wire::{observe, Viewer};
 
 /// A short tag for each player: the initial of their name, or the seat

@@ -5,10 +5,10 @@
 //! continues from that position: no turn is run twice, and the buffers are
 //! reused from ply to ply.
 
-use super::search::{Searcher, Successors};
-use super::{Move, Outcome, RunError, State};
 use crate::compile::Program;
+use crate::eval::search::{Searcher, Successors};
 use crate::rng::Rng;
+use crate::state::{Move, Outcome, RunError, State};
 use crate::Game;
 
 /// What one random playout did.
@@ -62,7 +62,7 @@ fn playout_w<const W: usize>(
         let n = succ.total;
         if n == 0 {
             // No move of the turn: `on no moves` ends the game or passes.
-            let st = super::stuck_w(p, &s)?;
+            let st = crate::eval::stuck_w(p, &s)?;
             if st.outcome.is_some() {
                 return end(s, plies, branching, st.outcome);
             }

@@ -1,9 +1,9 @@
 //! Zones (counted and ordered) and `compare`.
 
 use super::{bug, Exec, Res};
-use crate::eval::{Outcome, RunError};
 use crate::ir::{Expr, Key, Slot, Value};
 use crate::source::Span;
+use crate::state::{Outcome, RunError};
 
 impl Exec<'_, '_> {
     /// `compare`: each player's keys, compared in order (lists element by
@@ -48,35 +48,7 @@ impl Exec<'_, '_> {
             }
             scored.push((p, ks));
         }
-        let cmp = |a: &[Vec<i64>], b: &[Vec<i64>]| {
-            for (x, y) in a.iter().zip(b.iter()) {
-                for j in 0..x.len().max(y.len()) {
-                    let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
-                    if u != v {
-                        return u.cmp(&v);
-                    }
-                }
-            }
-            std::cmp::Ordering::Equal
-        };
-        let Some(best) = scored.iter().map(|s| &s.1).max_by(|a, b| cmp(a, b)).cloned() else {
-            return Ok((Outcome::Draw, None));
-        };
-        let top = |n: usize| -> Vec<u8> {
-            let best = &best[..n];
-            scored.iter().filter(|s| cmp(&s.1[..n], best).is_eq()).map(|s| s.0).collect()
-        };
-        let winners = top(keys.len());
-        // The first key after which the best players are already the final ones.
-        let decided_by = (winners.len() < scored.len())
-            .then(|| (1..=keys.len()).find(|&n| top(n) == winners).map(|n| (n - 1) as u8))
-            .flatten();
-        let outcome = match winners.as_slice() {
-            [w] => Outcome::Win(*w),
-            _ if winners.len() == scored.len() && !share => Outcome::Draw,
-            _ => Outcome::Shared(winners.iter().fold(0, |m, w| m | (1 << w))),
-        };
-        Ok((outcome, decided_by))
+        Ok(crate::state::rank(scored, keys.len(), share))
     }
 
     pub(super) fn zone_count(&self, z: u16, p: u8, k: u16) -> i64 {

@@ -4,9 +4,9 @@
 
 use super::{bug, minus, next_cell, union, Exec, Res};
 use crate::board::{CellId, CellSet, NO_CELL};
-use crate::eval::RunError;
 use crate::ir::{BinOp, Builtin, Expr, Quant, Slot, UnOp, Value, NONE16, NONE8};
 use crate::source::Span;
+use crate::state::RunError;
 
 impl Exec<'_, '_> {
     #[inline]

@@ -5,9 +5,9 @@
 //! positions, the same outcomes), and `explain` runs on it.
 
 use super::exec::{Exec, Flow, Frame};
-use super::{Choice, Move, Outcome, RunError, State, NODE_LIMIT};
 use crate::ir::Game;
 use crate::source::Span;
+use crate::state::{Choice, Move, Outcome, RunError, State, NODE_LIMIT};
 
 /// The starting position with `seed`, set up by the reference interpreter.
 pub fn initial(g: &Game, seed: u64) -> Result<State, RunError> {

@@ -10,8 +10,8 @@
 //! with the rule (span) that rejected it.
 
 use super::exec::{Exec, Explain, Flow, Frame, Step, Why};
-use super::notation::{choice_matches, choice_text};
-use super::{Choice, Move, RunError, State};
+use crate::notation::{choice_matches, choice_text};
+use crate::state::{Choice, Move, RunError, State};
 use crate::Game;
 
 /// What became of a typed move.

@@ -531,10 +531,18 @@ pub enum StmtKind {
     Choose { site: u16, slot: Slot, domain: Expr, filter: Option<Expr> },
     /// `either { ... } or { ... }`: the chosen branch index is the decision at `site`.
     Either { site: u16, branches: Vec<Vec<Stmt>> },
+    /// `random x in D [where C]`: a chance event at `site`, each element
+    /// equally likely (each piece of a zone equally likely).
+    Random { site: u16, slot: Slot, domain: Expr, filter: Option<Expr> },
+    /// Inserted by the checker before a statement that reads the first
+    /// (`front`) or last piece of an ordered zone: if that piece is face
+    /// down, a chance event at `site` decides it (otherwise nothing happens).
+    Reveal { site: u16, zone: Expr, front: bool },
     /// `for x in D [where C] { ... }`
     For { slot: Slot, domain: Expr, filter: Option<Expr>, body: Vec<Stmt> },
-    /// `while C { ... }`
-    While { cond: Expr, body: Vec<Stmt> },
+    /// `while C { ... }`; `pre` runs before each test of `C` (the reveals
+    /// `C` needs).
+    While { pre: Vec<Stmt>, cond: Expr, body: Vec<Stmt> },
     /// `if C { ... } else { ... }`
     If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
     /// `require C`
@@ -621,6 +629,9 @@ pub struct Site {
     pub domain_span: Span,
     /// The `where` expression's span, if any.
     pub filter_span: Option<Span>,
+    /// A chance event (`random`, or a face-down piece revealed), decided
+    /// by the engine's random source rather than by the player.
+    pub chance: bool,
 }
 
 /// A checked game, ready to run.
@@ -682,6 +693,11 @@ impl Game {
     pub fn sequence(&self, zone: u16, player: u8) -> usize {
         let z = &self.zones[zone as usize];
         z.seq_base + if z.per_player { player as usize } else { 0 }
+    }
+
+    /// Whether the rules have chance events.
+    pub fn has_chance(&self) -> bool {
+        self.sites.iter().any(|s| s.chance)
     }
 
     /// Whether any zone hides its contents from some player.

@@ -104,7 +104,7 @@ pub fn value_text(g: &crate::ir::Game, v: Value) -> String {
 
 /// One choice as printed: its label with the value in place of `{}`, or
 /// the label and the value separated by a space, or the value alone.
-pub(crate) fn choice_text(g: &Game, site: u16, v: Value) -> String {
+pub(crate) fn choice_text(g: &crate::ir::Game, site: u16, v: Value) -> String {
     if let (Some(branches), Value::Int(b)) = (&g.sites[site as usize].branches, v) {
         return branches.get(b as usize).cloned().flatten().unwrap_or_default();
     }
@@ -116,7 +116,7 @@ pub(crate) fn choice_text(g: &Game, site: u16, v: Value) -> String {
     }
 }
 
-fn tokens(g: &Game, mv: &Move) -> Vec<String> {
+fn tokens(g: &crate::ir::Game, mv: &Move) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for c in &mv.choices {
         out.extend(choice_text(g, c.site, c.value).split_whitespace().map(str::to_string));
@@ -128,7 +128,7 @@ fn tokens(g: &Game, mv: &Move) -> Vec<String> {
 }
 
 /// The move in notation.
-pub fn text(g: &Game, mv: &Move) -> String {
+pub fn text(g: &crate::ir::Game, mv: &Move) -> String {
     tokens(g, mv).join(" ")
 }
 

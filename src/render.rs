@@ -30,6 +30,14 @@ pub fn render(g: &Game, s: &State) -> String {
 /// player's tag and its symbol), the zones (contents where visible, sizes
 /// otherwise), and whose turn it is or how the game ended.
 pub fn render_for(g: &Game, s: &State, viewer: Viewer) -> String {
+    // A turn under way is drawn as it stands at its stop.
+    let shown;
+    let s = if s.pending().is_some() {
+        shown = crate::interp::reference::view(g, s).unwrap_or_else(|_| s.clone());
+        &shown
+    } else {
+        s
+    };
     let tags = player_tags(g);
     // With a single kind of piece, the owner's tag says everything.
     let single = g.kinds.len() == 1;
@@ -104,20 +112,30 @@ pub fn render_for(g: &Game, s: &State, viewer: Viewer) -> String {
     for zv in observe(g, s, viewer).zones {
         let owner = zv.player.as_ref().map(|p| format!("{p} ")).unwrap_or_default();
         let ordered = g.zones.iter().any(|z| z.name == zv.zone && z.ordered);
+        let counted = |c: &[String]| {
+            let mut parts: Vec<String> = Vec::new();
+            let mut i = 0;
+            while i < c.len() {
+                let n = c[i..].iter().take_while(|k| **k == c[i]).count();
+                parts.push(format!("{}×{n}", symbol(&c[i])));
+                i += n;
+            }
+            parts.join(" ")
+        };
         let items = match &zv.contents {
             None => format!("{} hidden", zv.size),
             Some(c) if c.is_empty() => "-".to_string(),
-            Some(c) if ordered => c.iter().map(|k| symbol(k)).collect::<Vec<_>>().join(" "),
-            Some(c) => {
-                let mut parts: Vec<String> = Vec::new();
-                let mut i = 0;
-                while i < c.len() {
-                    let n = c[i..].iter().take_while(|k| **k == c[i]).count();
-                    parts.push(format!("{}×{n}", symbol(&c[i])));
-                    i += n;
+            Some(c) if ordered => {
+                let (a, n) = (zv.face_down_after.min(c.len()), zv.face_down);
+                let b = (a + n).min(c.len());
+                let mut parts: Vec<String> = c[..a].iter().map(|k| symbol(k)).collect();
+                if n > 0 {
+                    parts.push(format!("[{n} face down: {}]", counted(&c[a..b])));
                 }
+                parts.extend(c[b..].iter().map(|k| symbol(k)));
                 parts.join(" ")
             }
+            Some(c) => counted(c),
         };
         out.push_str(&format!("{owner}{}: {items}\n", zv.zone));
     }

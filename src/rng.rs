@@ -25,3 +25,25 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 }
+
+/// An index drawn with the given weights (uniform when there are none).
+pub fn pick_weighted(weights: &[u32], n: usize, rng: &mut Rng) -> Option<usize> {
+    if n == 0 {
+        return None;
+    }
+    if weights.is_empty() {
+        return Some(rng.below(n));
+    }
+    let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut r = ((u128::from(rng.next_u64()) * u128::from(total)) >> 64) as u64;
+    for (i, &w) in weights.iter().enumerate() {
+        if r < u64::from(w) {
+            return Some(i);
+        }
+        r -= u64::from(w);
+    }
+    Some(n - 1)
+}

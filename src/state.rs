@@ -101,9 +101,9 @@ pub struct State {
     /// then one per kind, [`crate::board::Board::set_words`] words each.
     pub(crate) bits: Box<[u64]>,
     /// The contents of ordered zones, first to last.
-    pub(crate) seqs: Vec<Vec<u16>>,
-    /// The engine's random state, used by `shuffle`.
-    pub(crate) rng: u64,
+    pub(crate) seqs: Vec<Seq>,
+    /// A turn interrupted by a chance event (or resumed after one).
+    pub(crate) pending: Option<Box<Pending>>,
     pub(crate) current: u8,
     pub(crate) ply: u32,
     pub(crate) outcome: Option<Outcome>,
@@ -116,8 +116,208 @@ pub struct State {
 pub enum Turn {
     /// This player decides.
     Player(u8),
+    /// A chance event is due: see [`State::chance_outcomes`].
+    Chance,
     /// The game is over.
     Over,
+}
+
+/// A turn under way, stopped at a chance event or at the decision that
+/// follows one. The position's own contents are those at the start of the
+/// turn; the turn goes on from there through `events` (a continuation kept
+/// as its history, so that any evaluator can resume it, and two positions
+/// are equal exactly when their turns began alike and went alike). What the
+/// board looks like at the stop is `interp::reference::view`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Pending {
+    /// Every decision and chance outcome of the turn so far, in order.
+    pub events: Vec<Choice>,
+    /// Waiting for chance (rather than for the mover).
+    pub chance: bool,
+}
+
+/// An ordered zone: its pieces first to last. After a `shuffle` the order
+/// of the pieces does not exist yet: they form the `middle`, of which only
+/// how many of each kind are known. Reading the first (last) piece of a
+/// zone whose front (back) is face down is a chance event that fixes it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Seq {
+    /// The known pieces at the start, first to last.
+    pub front: Vec<u16>,
+    /// How many of each kind lie face down in the middle (indexed by kind;
+    /// empty when there are none).
+    pub middle: Vec<u16>,
+    /// The known pieces at the end, first to last.
+    pub back: Vec<u16>,
+}
+
+/// The first or last piece of an ordered zone, as far as it is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The zone is empty.
+    Empty,
+    /// This kind.
+    Known(u16),
+    /// Face down: a chance event decides it.
+    Unknown,
+}
+
+impl Seq {
+    /// Pieces face down in the middle.
+    pub fn hidden(&self) -> usize {
+        self.middle.iter().map(|&n| n as usize).sum()
+    }
+
+    /// Number of pieces.
+    pub fn len(&self) -> usize {
+        self.front.len() + self.hidden() + self.back.len()
+    }
+
+    /// Whether the zone is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many pieces of kind `k` it holds.
+    pub fn count(&self, k: u16) -> usize {
+        self.front.iter().filter(|&&x| x == k).count()
+            + self.middle.get(k as usize).map_or(0, |&n| n as usize)
+            + self.back.iter().filter(|&&x| x == k).count()
+    }
+
+    /// The first piece.
+    pub fn first(&self) -> End {
+        match self.front.first() {
+            Some(&k) => End::Known(k),
+            None if self.hidden() > 0 => End::Unknown,
+            None => self.back.first().map_or(End::Empty, |&k| End::Known(k)),
+        }
+    }
+
+    /// The last piece.
+    pub fn last(&self) -> End {
+        match self.back.last() {
+            Some(&k) => End::Known(k),
+            None if self.hidden() > 0 => End::Unknown,
+            None => self.front.last().map_or(End::Empty, |&k| End::Known(k)),
+        }
+    }
+
+    /// The `i`-th piece in iteration order: the front, then the face-down
+    /// middle kind by kind, then the back.
+    pub fn nth(&self, i: usize) -> Option<u16> {
+        if let Some(&k) = self.front.get(i) {
+            return Some(k);
+        }
+        let mut i = i - self.front.len();
+        for (k, &n) in self.middle.iter().enumerate() {
+            if i < n as usize {
+                return Some(k as u16);
+            }
+            i -= n as usize;
+        }
+        self.back.get(i).copied()
+    }
+
+    /// Puts `n` pieces of kind `k` at the end.
+    pub fn push(&mut self, k: u16, n: usize) {
+        if self.hidden() == 0 && self.back.is_empty() {
+            self.front.extend(std::iter::repeat_n(k, n));
+        } else {
+            self.back.extend(std::iter::repeat_n(k, n));
+        }
+    }
+
+    /// Takes the first `n` pieces of kind `k` (front first, then face-down
+    /// ones, then the back); false, changing nothing, if there are fewer.
+    pub fn take(&mut self, k: u16, n: usize) -> bool {
+        if self.count(k) < n {
+            return false;
+        }
+        let mut left = n;
+        // The common case: the first pieces are the ones asked for.
+        let run = self.front.iter().take_while(|&&x| x == k).count();
+        if run >= left {
+            self.front.drain(..left);
+            self.settle();
+            return true;
+        }
+        self.front.retain(|&x| {
+            if x == k && left > 0 {
+                left -= 1;
+                false
+            } else {
+                true
+            }
+        });
+        if let Some(m) = self.middle.get_mut(k as usize) {
+            let t = (*m as usize).min(left);
+            *m -= t as u16;
+            left -= t;
+        }
+        self.back.retain(|&x| {
+            if x == k && left > 0 {
+                left -= 1;
+                false
+            } else {
+                true
+            }
+        });
+        self.settle();
+        true
+    }
+
+    /// Turns every piece face down (the order no longer exists).
+    pub fn shuffle(&mut self, kinds: usize) {
+        if self.middle.len() < kinds {
+            self.middle.resize(kinds, 0);
+        }
+        for k in self.front.drain(..).chain(self.back.drain(..)) {
+            self.middle[k as usize] += 1;
+        }
+        self.settle();
+    }
+
+    /// Fixes the face-down piece at the front (or, with `front` false, at
+    /// the back) as kind `k`; false if there is no such face-down piece.
+    pub fn reveal(&mut self, k: u16, front: bool) -> bool {
+        match self.middle.get_mut(k as usize) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                if front {
+                    self.front.push(k);
+                } else {
+                    self.back.insert(0, k);
+                }
+                self.settle();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The face-down kinds with how many of each (the weights of a reveal).
+    pub fn hidden_kinds(&self) -> impl Iterator<Item = (u16, u16)> + '_ {
+        self.middle.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, &n)| (k as u16, n))
+    }
+
+    /// Keeps the canonical form: with nothing face down, one known list.
+    fn settle(&mut self) {
+        if self.hidden() == 0 {
+            self.middle.clear();
+            if !self.back.is_empty() {
+                let back = std::mem::take(&mut self.back);
+                self.front.extend(back);
+            }
+        }
+    }
+
+    /// Copies `o` into `self`, reusing buffers.
+    pub fn copy_from(&mut self, o: &Seq) {
+        self.front.clone_from(&o.front);
+        self.middle.clone_from(&o.middle);
+        self.back.clone_from(&o.back);
+    }
 }
 
 impl State {
@@ -127,8 +327,8 @@ impl State {
             data: vec![0; g.board.len() + g.counters()].into_boxed_slice(),
             bits: vec![0; g.board.set_words() * (g.players.len() + g.kinds.len())]
                 .into_boxed_slice(),
-            seqs: vec![Vec::new(); g.sequences],
-            rng: 0,
+            seqs: vec![Seq::default(); g.sequences],
+            pending: None,
             current: 0,
             ply: 0,
             outcome: None,
@@ -140,6 +340,8 @@ impl State {
     pub fn turn(&self) -> Turn {
         if self.outcome.is_some() {
             Turn::Over
+        } else if self.pending.as_ref().is_some_and(|p| p.chance) {
+            Turn::Chance
         } else {
             Turn::Player(self.current)
         }
@@ -228,19 +430,25 @@ impl State {
         self.current = p;
     }
 
-    /// The contents of an ordered zone, first to last.
-    pub fn sequence(&self, g: &Game, zone: u16, player: u8) -> &[u16] {
+    /// The contents of an ordered zone.
+    pub fn sequence(&self, g: &Game, zone: u16, player: u8) -> &Seq {
         &self.seqs[g.sequence(zone, player)]
+    }
+
+    /// Sets the contents of an ordered zone. For setting up positions.
+    pub fn set_sequence(&mut self, g: &Game, zone: u16, player: u8, seq: Seq) {
+        let i = g.sequence(zone, player);
+        self.seqs[i] = seq;
+    }
+
+    /// The turn under way, if it was interrupted by a chance event.
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_deref()
     }
 
     /// Which `compare` key decided the outcome (0 = the first), if any.
     pub fn decided_by(&self) -> Option<u8> {
         self.decided_by
-    }
-
-    /// The engine's random state (decides future shuffles).
-    pub fn rng_state(&self) -> u64 {
-        self.rng
     }
 
     /// The stored outcome, if the game ended by a rule (`win`, `lose`, `draw`).
@@ -258,10 +466,11 @@ impl State {
         self.data.copy_from_slice(&src.data);
         self.bits.copy_from_slice(&src.bits);
         for (a, b) in self.seqs.iter_mut().zip(&src.seqs) {
-            a.clear();
-            a.extend_from_slice(b);
+            a.copy_from(b);
         }
-        self.rng = src.rng;
+        if self.pending.is_some() || src.pending.is_some() {
+            self.pending.clone_from(&src.pending);
+        }
         self.current = src.current;
         self.ply = src.ply;
         self.outcome = src.outcome;

@@ -11,7 +11,7 @@
 //! Black Queen c3
 //! pool White Stone 5        # zone counts: zone, player (if per player), kind, count
 //! deck Ace King Two         # ordered zones: zone, player (if per player), pieces first to last
-//! seed 12345                # the engine's random state (decides future shuffles)
+//! deck Ace | King 2 Two 1 | Queen   # between bars: face down, in no order yet (kind, count)
 //! ```
 
 use crate::ir::Visibility;
@@ -35,12 +35,13 @@ pub struct StateRepr {
     /// Non-empty ordered zones, first to last (by kind name).
     #[serde(default)]
     pub sequences: Vec<SequenceRepr>,
-    /// The engine's random state.
-    #[serde(default)]
-    pub rng: u64,
     /// Which `compare` key decided the outcome (0 = the first).
     #[serde(default)]
     pub decided_by: Option<u8>,
+    /// A turn under way (interrupted by a chance event): its moves and
+    /// chance outcomes so far, in notation, from the position above.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turn_so_far: Vec<String>,
 }
 
 /// The contents of one ordered zone.
@@ -50,8 +51,14 @@ pub struct SequenceRepr {
     pub zone: String,
     /// The owner (absent for shared zones).
     pub player: Option<String>,
-    /// Kind names, first to last.
+    /// Kind names, first to last (the known front).
     pub pieces: Vec<String>,
+    /// Pieces face down after the front, in no order yet: kind names and counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub face_down: Vec<(String, u16)>,
+    /// Kind names after the face-down pieces, first to last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub back: Vec<String>,
 }
 
 /// One non-zero zone counter.
@@ -102,10 +109,18 @@ impl StateRepr {
                 if zone.ordered {
                     let seq = s.sequence(g, z as u16, p);
                     if !seq.is_empty() {
+                        let names = |v: &[u16]| {
+                            v.iter().map(|&k| g.kinds[k as usize].name.clone()).collect()
+                        };
                         sequences.push(SequenceRepr {
                             zone: zone.name.clone(),
                             player: zone.per_player.then(|| g.players[p as usize].clone()),
-                            pieces: seq.iter().map(|&k| g.kinds[k as usize].name.clone()).collect(),
+                            pieces: names(&seq.front),
+                            face_down: seq
+                                .hidden_kinds()
+                                .map(|(k, n)| (g.kinds[k as usize].name.clone(), n))
+                                .collect(),
+                            back: names(&seq.back),
                         });
                     }
                     continue;
@@ -123,6 +138,27 @@ impl StateRepr {
                 }
             }
         }
+        // The turn under way, as its moves and chance outcomes.
+        let mut turn_so_far = Vec::new();
+        if let Some(pd) = s.pending() {
+            let mut mv = Vec::new();
+            for c in &pd.events {
+                let chance = g.sites.get(c.site as usize).is_some_and(|x| x.chance);
+                if chance {
+                    if !mv.is_empty() {
+                        let m = Move { choices: std::mem::take(&mut mv), stuck: false };
+                        turn_so_far.push(crate::notation::text(g, &m));
+                    }
+                    let m = Move { choices: vec![*c], stuck: false };
+                    turn_so_far.push(crate::notation::text(g, &m));
+                } else {
+                    mv.push(*c);
+                }
+            }
+            if !mv.is_empty() {
+                turn_so_far.push(crate::notation::text(g, &Move { choices: mv, stuck: false }));
+            }
+        }
         StateRepr {
             to_move: g.players[s.current() as usize].clone(),
             ply: s.ply(),
@@ -130,8 +166,8 @@ impl StateRepr {
             pieces,
             zones,
             sequences,
-            rng: s.rng_state(),
             decided_by: s.decided_by(),
+            turn_so_far,
         }
     }
 
@@ -178,11 +214,30 @@ impl StateRepr {
                 (Some(_), false) => return Err(format!("zone `{}` is shared", q.zone)),
             };
             let kinds =
-                q.pieces.iter().map(|k| kind(g, k)).collect::<Result<Vec<u16>, String>>()?;
-            s.seqs[g.sequence(zid as u16, p)] = kinds;
+                |v: &[String]| v.iter().map(|k| kind(g, k)).collect::<Result<Vec<u16>, String>>();
+            let mut seq = crate::state::Seq { front: kinds(&q.pieces)?, ..Default::default() };
+            if !q.face_down.is_empty() {
+                seq.middle = vec![0; g.kinds.len()];
+                for (k, n) in &q.face_down {
+                    seq.middle[kind(g, k)? as usize] += n;
+                }
+            }
+            seq.back = kinds(&q.back)?;
+            if seq.hidden() == 0 {
+                // Nothing face down: one known list.
+                seq.middle.clear();
+                let back = std::mem::take(&mut seq.back);
+                seq.front.extend(back);
+            }
+            s.set_sequence(g, zid as u16, p, seq);
         }
-        s.rng = self.rng;
         s.decided_by = self.decided_by;
+        // The turn under way: its moves and chance outcomes, replayed.
+        crate::eval::settle(g, &mut s).map_err(|e| e.message)?;
+        for text in &self.turn_so_far {
+            let m = s.parse_move(g, text).map_err(|e| format!("turn so far, `{text}`: {e}"))?;
+            s.play_unchecked(g, &m).map_err(|e| e.message)?;
+        }
         Ok(s)
     }
 
@@ -210,13 +265,30 @@ impl StateRepr {
         }
         for q in &self.sequences {
             let owner = q.player.as_ref().map(|p| format!(" {p}")).unwrap_or_default();
-            out.push_str(&format!("{}{owner} {}\n", q.zone, q.pieces.join(" ")));
-        }
-        if self.rng != 0 {
-            out.push_str(&format!("seed {}\n", self.rng));
+            let mut line = format!("{}{owner}", q.zone);
+            for k in &q.pieces {
+                line.push(' ');
+                line.push_str(k);
+            }
+            if !q.face_down.is_empty() || !q.back.is_empty() {
+                line.push_str(" |");
+                for (k, n) in &q.face_down {
+                    line.push_str(&format!(" {k} {n}"));
+                }
+                line.push_str(" |");
+                for k in &q.back {
+                    line.push(' ');
+                    line.push_str(k);
+                }
+            }
+            out.push_str(&line);
+            out.push('\n');
         }
         if let Some(k) = self.decided_by {
             out.push_str(&format!("decided-by {k}\n"));
+        }
+        for m in &self.turn_so_far {
+            out.push_str(&format!("then {m}\n"));
         }
         out
     }
@@ -230,8 +302,8 @@ impl StateRepr {
             pieces: Vec::new(),
             zones: Vec::new(),
             sequences: Vec::new(),
-            rng: 0,
             decided_by: None,
+            turn_so_far: Vec::new(),
         };
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -246,13 +318,11 @@ impl StateRepr {
                     r.ply = words[1].parse().map_err(|_| err("`ply` needs a number".into()))?;
                 }
                 "outcome" => r.outcome = Some(words[1..].join(" ")),
+                "then" if words.len() > 1 => r.turn_so_far.push(words[1..].join(" ")),
                 "decided-by" if words.len() == 2 => {
                     r.decided_by = Some(
                         words[1].parse().map_err(|_| err("`decided-by` needs a number".into()))?,
                     );
-                }
-                "seed" if words.len() == 2 => {
-                    r.rng = words[1].parse().map_err(|_| err("`seed` needs a number".into()))?;
                 }
                 w if g.players.iter().any(|p| p == w) => {
                     if words.len() < 3 {
@@ -277,12 +347,41 @@ impl StateRepr {
                     } else {
                         (None, &words[1..])
                     };
+                    let name = |k: &str| kind(g, k).map(|id| g.kinds[id as usize].name.clone());
+                    let mut parts = rest.split(|w| *w == "|");
                     let mut pieces = Vec::new();
-                    for k in rest {
-                        let id = kind(g, k).map_err(err)?;
-                        pieces.push(g.kinds[id as usize].name.clone());
+                    for k in parts.next().unwrap_or_default() {
+                        pieces.push(name(k).map_err(err)?);
                     }
-                    r.sequences.push(SequenceRepr { zone: w.to_string(), player: p, pieces });
+                    let mut face_down = Vec::new();
+                    let mut back = Vec::new();
+                    if let Some(mid) = parts.next() {
+                        if mid.len() % 2 != 0 {
+                            return Err(err("between `|`s: KIND COUNT pairs".into()));
+                        }
+                        for pair in mid.chunks(2) {
+                            let n = pair[1]
+                                .parse()
+                                .map_err(|_| err(format!("`{}` is not a count", pair[1])))?;
+                            face_down.push((name(pair[0]).map_err(err)?, n));
+                        }
+                        let Some(after) = parts.next() else {
+                            return Err(err("the face-down part needs a closing `|`".into()));
+                        };
+                        for k in after {
+                            back.push(name(k).map_err(err)?);
+                        }
+                        if parts.next().is_some() {
+                            return Err(err("at most one face-down part".into()));
+                        }
+                    }
+                    r.sequences.push(SequenceRepr {
+                        zone: w.to_string(),
+                        player: p,
+                        pieces,
+                        face_down,
+                        back,
+                    });
                 }
                 w if g.zones.iter().any(|z| z.name == w) => {
                     let z = g.zones.iter().find(|z| z.name == w).map(|z| z.per_player);
@@ -402,19 +501,39 @@ pub struct ZoneView {
     /// The pieces by kind name (first to last in an ordered zone), if the
     /// viewer may see them.
     pub contents: Option<Vec<String>>,
+    /// In an ordered zone: how many pieces are face down, in no order yet
+    /// (they follow the first `face_down_after` of `contents`, by kind).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub face_down: usize,
+    /// See `face_down`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub face_down_after: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The observation of `viewer` (see [`Observation`]).
 pub fn observe(g: &crate::ir::Game, s: &State, viewer: Viewer) -> Observation {
+    // A turn under way is seen as it stands at its stop.
+    let shown;
+    let s = if s.pending().is_some() {
+        shown = crate::interp::reference::view(g, s).unwrap_or_else(|_| s.clone());
+        &shown
+    } else {
+        s
+    };
     let full = StateRepr::new(g, s);
     let mut zones = Vec::new();
     for (z, zone) in g.zones.iter().enumerate() {
         let owners = if zone.per_player { g.players.len() } else { 1 };
         for p in 0..owners as u8 {
             let contents: Vec<String> = if zone.ordered {
-                s.sequence(g, z as u16, p)
-                    .iter()
-                    .map(|&k| g.kinds[k as usize].name.clone())
+                let seq = s.sequence(g, z as u16, p);
+                (0..seq.len())
+                    .filter_map(|i| seq.nth(i))
+                    .map(|k| g.kinds[k as usize].name.clone())
                     .collect()
             } else {
                 (0..g.kinds.len() as u16)
@@ -431,11 +550,19 @@ pub fn observe(g: &crate::ir::Game, s: &State, viewer: Viewer) -> Observation {
                 (Viewer::Player(v), Visibility::Owner) => zone.per_player && v == p,
                 _ => false,
             };
+            let (face_down, face_down_after) = if zone.ordered {
+                let seq = s.sequence(g, z as u16, p);
+                (seq.hidden(), seq.front.len())
+            } else {
+                (0, 0)
+            };
             zones.push(ZoneView {
                 zone: zone.name.clone(),
                 player: zone.per_player.then(|| g.players[p as usize].clone()),
                 size: contents.len(),
                 contents: visible.then_some(contents),
+                face_down: if visible { face_down } else { 0 },
+                face_down_after: if visible { face_down_after } else { 0 },
             });
         }
     }

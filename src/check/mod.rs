@@ -81,6 +81,7 @@ struct Checker<'a> {
     expanding: Vec<String>,
     sites: Vec<ir::Site>,
     in_turn: bool,
+    in_setup: bool,
     /// The type of every slot handed out so far.
     slot_tys: Vec<Ty>,
     /// Global names used somewhere (for "never used" warnings).
@@ -524,7 +525,9 @@ impl<'a> Checker<'a> {
         }
         if self.board.is_some() {
             if let Some((x, _)) = sec.setup {
+                self.in_setup = true;
                 b.setup = self.block(x);
+                self.in_setup = false;
             }
             if let Some((x, _)) = sec.turn {
                 self.in_turn = true;

@@ -9,9 +9,84 @@ impl<'a> Checker<'a> {
     /// Checks a block in a new scope.
     pub(super) fn block(&mut self, b: &'a ast::Block) -> Vec<Stmt> {
         self.scopes.push(Vec::new());
-        let out = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        let mut out = Vec::new();
+        for s in &b.stmts {
+            let s = self.stmt(s);
+            // A statement that reads the first or last piece of an ordered
+            // zone reveals it first (a chance event when it is face down).
+            out.extend(self.reveals(&s));
+            out.push(s);
+        }
         self.scopes.pop();
         out
+    }
+
+    /// The reveal statements `s` needs before it runs (see `StmtKind::Reveal`).
+    pub(super) fn reveals(&mut self, s: &Stmt) -> Vec<Stmt> {
+        let mut found: Vec<(crate::ir::Expr, bool, crate::source::Span)> = Vec::new();
+        let mut bound: Vec<crate::ir::Slot> = Vec::new();
+        let mut look =
+            |e: &crate::ir::Expr, bound: &mut Vec<crate::ir::Slot>| ends_read(e, bound, &mut found);
+        match &s.kind {
+            StmtKind::Let(_, e) | StmtKind::Require(e) | StmtKind::Win(e) | StmtKind::Lose(e) => {
+                look(e, &mut bound)
+            }
+            StmtKind::Remove(e) | StmtKind::Shuffle(e) => look(e, &mut bound),
+            StmtKind::If { cond, .. } => look(cond, &mut bound),
+            StmtKind::Choose { domain, .. }
+            | StmtKind::Random { domain, .. }
+            | StmtKind::For { domain, .. }
+            | StmtKind::Compare { domain, .. } => look(domain, &mut bound),
+            StmtKind::Place { kind, owner, at, .. } => {
+                look(kind, &mut bound);
+                if let Some(o) = owner {
+                    look(o, &mut bound);
+                }
+                look(at, &mut bound);
+            }
+            StmtKind::Move { from, to } => {
+                look(from, &mut bound);
+                look(to, &mut bound);
+            }
+            StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
+                if let Some(c) = count {
+                    look(c, &mut bound);
+                }
+                look(kind, &mut bound);
+                look(zone, &mut bound);
+            }
+            StmtKind::Transfer { count, kind, from, to } => {
+                if let Some(c) = count {
+                    look(c, &mut bound);
+                }
+                look(kind, &mut bound);
+                look(from, &mut bound);
+                look(to, &mut bound);
+            }
+            StmtKind::Block(binds, _) => {
+                for (_, e) in binds {
+                    look(e, &mut bound);
+                }
+            }
+            _ => {}
+        }
+        found
+            .into_iter()
+            .map(|(zone, front, span)| {
+                let site = self.sites.len() as u16;
+                self.sites.push(Site {
+                    label: None,
+                    branches: None,
+                    ty: Ty::Kind,
+                    span,
+                    var: String::new(),
+                    domain_span: span,
+                    filter_span: None,
+                    chance: true,
+                });
+                Stmt { kind: StmtKind::Reveal { site, zone, front }, span }
+            })
+            .collect()
     }
 
     fn stmt(&mut self, s: &'a ast::Stmt) -> Stmt {
@@ -36,8 +111,38 @@ impl<'a> Checker<'a> {
                     var: var.name.clone(),
                     domain_span: domain.span,
                     filter_span: filter_ast.map(|f| f.span),
+                    chance: false,
                 });
                 StmtKind::Choose { site, slot, domain: d, filter }
+            }
+            S::Random { var, domain, filter, label } => {
+                let filter_ast = filter.as_ref();
+                if !self.in_turn && !self.in_setup {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::random_outside",
+                            "`random` outside `turn` and `setup`",
+                            s.span,
+                            "no chance event can happen here",
+                        )
+                        .help("`on no moves` and `at end` decide without chance"),
+                    );
+                }
+                let (d, el) = self.domain(domain);
+                let slot = self.bind(&var.name, el);
+                let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
+                let site = self.sites.len() as u16;
+                self.sites.push(Site {
+                    label: label.as_ref().map(|l| l.text.clone()),
+                    branches: None,
+                    ty: el,
+                    span: s.span,
+                    var: var.name.clone(),
+                    domain_span: domain.span,
+                    filter_span: filter_ast.map(|f| f.span),
+                    chance: true,
+                });
+                StmtKind::Random { site, slot, domain: d, filter }
             }
             S::Either(branches) => {
                 self.decision_allowed("either", s.span);
@@ -52,6 +157,7 @@ impl<'a> Checker<'a> {
                     var: String::new(),
                     domain_span: s.span,
                     filter_span: None,
+                    chance: false,
                 });
                 let branches = branches.iter().map(|(_, b)| self.block(b)).collect();
                 StmtKind::Either { site, branches }
@@ -67,7 +173,13 @@ impl<'a> Checker<'a> {
             }
             S::While { cond, body } => {
                 let cond = self.expect(cond, Ty::Bool);
-                StmtKind::While { cond, body: self.block(body) }
+                let test = Stmt {
+                    kind: StmtKind::If { cond, then: vec![], otherwise: vec![] },
+                    span: s.span,
+                };
+                let pre = self.reveals(&test);
+                let StmtKind::If { cond, .. } = test.kind else { unreachable_if() };
+                StmtKind::While { pre, cond, body: self.block(body) }
             }
             S::If { cond, then, otherwise } => {
                 let cond = self.expect(cond, Ty::Bool);
@@ -270,5 +382,51 @@ impl<'a> Checker<'a> {
         self.expanding.pop();
         self.scopes = saved;
         Stmt { kind: StmtKind::Block(binds, body), span: s.span }
+    }
+}
+
+/// Never called: `test` above is built as an `if`.
+#[cold]
+fn unreachable_if() -> ! {
+    panic!("internal error: a `while` test is not an `if`")
+}
+
+/// Collects the `first(Z)` / `last(Z)` in `e` whose zone does not depend on
+/// a variable bound inside `e` (those can be revealed before `e` runs).
+fn ends_read(
+    e: &crate::ir::Expr,
+    bound: &mut Vec<crate::ir::Slot>,
+    out: &mut Vec<(crate::ir::Expr, bool, crate::source::Span)>,
+) {
+    use crate::ir::{Builtin, Expr};
+    match e {
+        Expr::Builtin(f @ (Builtin::First | Builtin::Last), args, span) => {
+            let z = &args[0];
+            if bound.iter().all(|s| !z.reads_slot(*s)) {
+                out.push((z.clone(), *f == Builtin::First, *span));
+            }
+            ends_read(z, bound, out);
+        }
+        Expr::Inline(binds, body, _) => {
+            let n = bound.len();
+            for (s, x) in binds.iter() {
+                ends_read(x, bound, out);
+                bound.push(*s);
+            }
+            ends_read(body, bound, out);
+            bound.truncate(n);
+        }
+        Expr::Quant { slot, domain, filter, body, .. } => {
+            ends_read(domain, bound, out);
+            bound.push(*slot);
+            if let Some(f) = filter {
+                ends_read(f, bound, out);
+            }
+            if let Some(b) = body {
+                ends_read(b, bound, out);
+            }
+            bound.pop();
+        }
+        _ => e.children(&mut |c| ends_read(c, bound, out)),
     }
 }

@@ -254,7 +254,7 @@ fn zone_add<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64, s
     }
     if cx.t.zones[z as usize].1 {
         let i = cx.t.sequence(z, p);
-        cx.st.seqs[i].extend(std::iter::repeat_n(k, n as usize));
+        cx.st.seqs[i].push(k, n as usize);
     } else {
         let i = cx.t.counter(z, p, k);
         cx.st.data[i] += n as u16;
@@ -266,26 +266,7 @@ fn zone_add<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64, s
 /// ordered zone); false if there are not enough.
 fn zone_take<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64) -> bool {
     if cx.t.zones[z as usize].1 {
-        let seq = &mut cx.st.seqs[cx.t.sequence(z, p)];
-        // The common case: the first `n` pieces are the ones asked for.
-        let front = seq.iter().take_while(|&&x| x == k).count() as i64;
-        if front >= n {
-            seq.drain(..n as usize);
-            return true;
-        }
-        if (seq.iter().filter(|&&x| x == k).count() as i64) < n {
-            return false;
-        }
-        let mut left = n;
-        seq.retain(|&x| {
-            if x == k && left > 0 {
-                left -= 1;
-                false
-            } else {
-                true
-            }
-        });
-        true
+        cx.st.seqs[cx.t.sequence(z, p)].take(k, n as usize)
     } else {
         let i = cx.t.counter(z, p, k);
         if i64::from(cx.st.data[i]) < n {
@@ -372,13 +353,8 @@ pub fn shuffle<const W: usize>(z: I<W>, span: Span) -> StmtFn<W> {
             return Ctl::Fail(span);
         }
         let i = cx.t.sequence(z, pl);
-        let mut rng = crate::rng::Rng::new(cx.st.rng);
-        let seq = &mut cx.st.seqs[i];
-        for j in (1..seq.len()).rev() {
-            let r = rng.below(j + 1);
-            seq.swap(j, r);
-        }
-        cx.st.rng = rng.next_u64();
+        let kinds = cx.t.kinds;
+        cx.st.seqs[i].shuffle(kinds);
         Ctl::Next
     })
 }

@@ -11,7 +11,7 @@ use super::{word, Cx, Dom, Set, Tables, Var, B, D, I, S};
 use crate::board::{CellId, NO_CELL};
 use crate::ir::{self, BinOp, Builtin, Expr, Quant, Slot, Ty, UnOp, Value, NONE16, NONE8};
 use crate::source::Span;
-use crate::state::State;
+use crate::state::{End, State};
 
 /// The compiler's state: the game, its tables, where each IR slot lives,
 /// and how big the frame's banks have grown.
@@ -34,6 +34,13 @@ pub fn code_at<const W: usize>(cx: &Cx<'_, W>, c: CellId) -> u16 {
     } else {
         0
     }
+}
+
+/// The rule error for reading a face-down end of a zone where it cannot
+/// be revealed (inside a quantifier over something the zone depends on).
+#[cold]
+pub fn face_down() -> String {
+    "this reads a face-down piece of an ordered zone where it cannot be revealed (inside a quantifier); read it outside first, e.g. with `let`".into()
 }
 
 /// Occupancy set number `i` of a state (players first, then kinds).
@@ -133,7 +140,7 @@ pub fn fresh_groups<const W: usize>(cx: &mut Cx<'_, W>, p: usize) {
 #[inline]
 pub fn zone_count<const W: usize>(cx: &Cx<'_, W>, z: u16, p: u8, k: u16) -> i64 {
     if cx.t.zones[z as usize].1 {
-        cx.st.seqs[cx.t.sequence(z, p)].iter().filter(|&&x| x == k).count() as i64
+        cx.st.seqs[cx.t.sequence(z, p)].count(k) as i64
     } else {
         i64::from(cx.st.data[cx.t.counter(z, p, k)])
     }
@@ -265,8 +272,8 @@ pub fn each<const W: usize>(
             loop {
                 let k = if ordered {
                     let seq = &cx.st.seqs[cx.t.sequence(z, p)];
-                    match seq.get(i) {
-                        Some(&k) => {
+                    match seq.nth(i) {
+                        Some(k) => {
                             i += 1;
                             k
                         }
@@ -434,7 +441,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 Box::new(move |cx| !a(cx))
             }
             Expr::Binary(op, a, b, span) => self.binary_bool(*op, a, b, *span),
-            Expr::Builtin(f, args, _) => self.builtin_bool(*f, args),
+            Expr::Builtin(f, args, span) => self.builtin_bool(*f, args, *span),
             Expr::Inline(binds, body, _) => {
                 let binds = self.binds(binds);
                 let body = self.bool_(body);
@@ -574,7 +581,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
     }
 
-    fn builtin_bool(&mut self, f: Builtin, args: &[Expr]) -> B<W> {
+    fn builtin_bool(&mut self, f: Builtin, args: &[Expr], span: Span) -> B<W> {
         match f {
             Builtin::Empty => {
                 let c = self.opnd(&args[0]);
@@ -610,7 +617,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 })
             }
             _ => {
-                let w = self.builtin_word(f, args);
+                let w = self.builtin_word(f, args, span);
                 Box::new(move |cx| w(cx) != 0)
             }
         }
@@ -636,7 +643,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 Box::new(move |cx| a(cx).wrapping_neg())
             }
             Expr::Binary(op, a, b, span) => self.binary_word(*op, a, b, *span),
-            Expr::Builtin(f, args, _) => self.builtin_word(*f, args),
+            Expr::Builtin(f, args, span) => self.builtin_word(*f, args, *span),
             Expr::Prop(p, k, _) => {
                 let p = *p as usize;
                 // `prop(kind(c))`: the property of the piece on a cell, in one step.
@@ -769,7 +776,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
     }
 
-    fn builtin_word(&mut self, f: Builtin, args: &[Expr]) -> I<W> {
+    fn builtin_word(&mut self, f: Builtin, args: &[Expr], span: Span) -> I<W> {
         let none8 = i64::from(NONE8);
         let none16 = i64::from(NONE16);
         match f {
@@ -854,8 +861,14 @@ impl<'g, const W: usize> Compiler<'g, W> {
                         return none16;
                     }
                     let seq = &cx.st.seqs[cx.t.sequence(z, p)];
-                    let k = if first { seq.first() } else { seq.last() };
-                    k.map_or(none16, |&k| i64::from(k))
+                    match if first { seq.first() } else { seq.last() } {
+                        End::Known(k) => i64::from(k),
+                        End::Empty => none16,
+                        End::Unknown => {
+                            cx.fr.fail(face_down(), span);
+                            none16
+                        }
+                    }
                 })
             }
             Builtin::Size => match self.ty(&args[0]) {
@@ -922,7 +935,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             | Builtin::Contains
             | Builtin::Touches
             | Builtin::SameShape => {
-                let b = self.builtin_bool(f, args);
+                let b = self.builtin_bool(f, args, span);
                 Box::new(move |cx| i64::from(b(cx)))
             }
             // Sets and collections are not words: a checked game never asks.

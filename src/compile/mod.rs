@@ -401,6 +401,8 @@ pub struct SiteInfo {
     /// Set by the lazy-tail pass: after this decision the turn always
     /// completes, so its options are the moves (see [`opt::lazy_tails`]).
     pub lazy: bool,
+    /// A chance event, not a decision of the mover.
+    pub chance: bool,
 }
 
 /// A compiled game for cell sets of `W` words.
@@ -417,6 +419,8 @@ pub struct Program<const W: usize> {
     pub at_end: Option<Block<W>>,
     /// `def score(p)`: the parameter's word slot and the body.
     pub score: Option<(u16, I<W>)>,
+    /// Whether the rules have chance events.
+    pub has_chance: bool,
     /// Frame sizes: words, sets, collections.
     pub frame: (usize, usize, usize),
     /// Every decision point, by site id.
@@ -505,6 +509,7 @@ fn program<const W: usize>(g: &ir::Game) -> Program<W> {
             ty: if s.branches.is_some() { Ty::Int } else { s.ty },
             span: s.span,
             lazy: lazy.contains(&(i as u16)),
+            chance: s.chance,
         })
         .collect::<Vec<_>>();
     let mut notes = std::mem::take(&mut c.notes);
@@ -521,5 +526,6 @@ fn program<const W: usize>(g: &ir::Game) -> Program<W> {
         frame.2,
         turn.ops.len()
     ));
-    Program { t, turn, setup, no_moves, at_end, score, frame, sites, notes }
+    let has_chance = g.has_chance();
+    Program { t, turn, setup, no_moves, at_end, score, has_chance, frame, sites, notes }
 }

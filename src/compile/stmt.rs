@@ -10,7 +10,7 @@
 use super::effect::{self, CKey, Ctl, StmtFn};
 use super::expr::Compiler;
 use super::opt::Pred;
-use super::{Cx, Var, B, D, S};
+use super::{Cx, Var, B, D, I, S};
 use crate::ir::{Expr, Key, Stmt, StmtKind, Ty};
 use crate::source::Span;
 
@@ -77,6 +77,20 @@ pub enum Op<const W: usize> {
     },
     /// A decision among the domain's elements.
     Choose(Box<ChooseOp<W>>),
+    /// A chance event among the domain's elements (`random`).
+    Random(Box<ChooseOp<W>>),
+    /// If the first (last) piece of the zone is face down, a chance event
+    /// decides it; otherwise nothing.
+    Reveal {
+        /// Its site id.
+        site: u16,
+        /// The zone.
+        zone: I<W>,
+        /// The first piece (else the last).
+        front: bool,
+        /// Where it is read.
+        span: Span,
+    },
     /// A decision among branches (each starts at its op).
     Either {
         /// Its site id.
@@ -91,7 +105,12 @@ pub enum Op<const W: usize> {
 /// Whether a statement contains a decision.
 fn has_fork(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Choose { .. } | StmtKind::Either { .. } => true,
+        StmtKind::Choose { .. }
+        | StmtKind::Either { .. }
+        | StmtKind::Random { .. }
+        | StmtKind::Reveal { .. } => true,
+        // A test that reveals pieces is a chance event each time round.
+        StmtKind::While { pre, .. } if !pre.is_empty() => true,
         StmtKind::If { then, otherwise, .. } => {
             then.iter().any(has_fork) || otherwise.iter().any(has_fork)
         }
@@ -153,7 +172,7 @@ impl<const W: usize> Compiler<'_, W> {
                 let body = self.stmt_fns(body);
                 effect::for_(coll, var, filter, body, span)
             }
-            StmtKind::While { cond, body } => {
+            StmtKind::While { cond, body, .. } => {
                 let c = self.bool_(cond);
                 let body = self.stmt_fns(body);
                 effect::while_(c, body, span)
@@ -230,7 +249,10 @@ impl<const W: usize> Compiler<'_, W> {
                 effect::zone(count, kind, zone, add, span)
             }
             // Decisions never reach here (see `has_fork`).
-            StmtKind::Choose { .. } | StmtKind::Either { .. } => effect::pass(),
+            StmtKind::Choose { .. }
+            | StmtKind::Either { .. }
+            | StmtKind::Random { .. }
+            | StmtKind::Reveal { .. } => effect::pass(),
         }
     }
 
@@ -300,15 +322,37 @@ impl<const W: usize> Compiler<'_, W> {
                 let exit = ops.len() as u32;
                 ops[top] = Op::LoopNext { dom, idx, var, filter, exit, span };
             }
-            StmtKind::While { cond, body } => {
+            StmtKind::Random { site, slot, domain, filter } => {
+                let var = self.var(*slot);
+                let dom = self.dom(domain);
+                let f = filter.as_ref().map(|f| self.bool_(f));
+                let filter_span = self.g.sites[*site as usize].filter_span.unwrap_or(span);
+                ops.push(Op::Random(Box::new(ChooseOp {
+                    site: *site,
+                    var,
+                    dom,
+                    filter: f,
+                    fast: None,
+                    elems: None,
+                    span,
+                    filter_span,
+                })));
+            }
+            StmtKind::Reveal { site, zone, front } => {
+                let zone = self.word(zone);
+                ops.push(Op::Reveal { site: *site, zone, front: *front, span });
+            }
+            StmtKind::While { pre, cond, body } => {
                 let top = ops.len();
+                self.stmts(pre, ops);
+                let test = ops.len();
                 let c = self.bool_(cond);
                 ops.push(Op::Jump(0));
                 ops.push(Op::Tick(span));
                 self.stmts(body, ops);
                 ops.push(Op::Jump(top as u32));
                 let exit = ops.len() as u32;
-                ops[top] = Op::JumpUnless(c, exit);
+                ops[test] = Op::JumpUnless(c, exit);
             }
             StmtKind::If { cond, then, otherwise } => {
                 let c = self.bool_(cond);

@@ -16,6 +16,7 @@ use crate::compile::stmt::{ChooseOp, Op};
 use crate::compile::{Block, Cx, Dom, Frame, Program, Set, Var};
 use crate::ir::{Ty, Value, NONE8};
 use crate::source::Span;
+use crate::state::End;
 
 /// How a run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +39,9 @@ pub struct Options<const W: usize> {
     pub sets: Vec<Set<W>>,
     /// Which of the two the decision offers.
     pub is_set: bool,
+    /// For a chance event: each option's weight (its probability is the
+    /// weight over the sum); empty for a decision of the mover.
+    pub weights: Vec<u32>,
 }
 
 impl<const W: usize> Options<W> {
@@ -58,6 +62,7 @@ impl<const W: usize> Options<W> {
     fn clear(&mut self) {
         self.words.clear();
         self.sets.clear();
+        self.weights.clear();
     }
 }
 
@@ -116,6 +121,21 @@ pub fn options<const W: usize>(
         }
         Some(Op::Choose(c)) => {
             choose_options(&mut cx, c, out);
+        }
+        Some(Op::Random(c)) => random_options(&mut cx, c, out),
+        Some(Op::Reveal { zone, front, .. }) => {
+            out.is_set = false;
+            let (z, pl) = crate::compile::word::unzone(zone(&mut cx));
+            if pl != NONE8 && cx.t.zones.get(z as usize).is_some_and(|x| x.1) {
+                let seq = &cx.st.seqs[cx.t.sequence(z, pl)];
+                let unknown = if *front { seq.first() } else { seq.last() } == End::Unknown;
+                if unknown {
+                    for (k, n) in seq.hidden_kinds() {
+                        out.words.push(i64::from(k));
+                        out.weights.push(u32::from(n));
+                    }
+                }
+            }
         }
         _ => {}
     }
@@ -180,12 +200,74 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     });
 }
 
-/// Writes option `pick` of the decision at `pc` into the frame and returns
-/// where the run resumes.
+/// The options of a chance event `random x in D where F`: the distinct
+/// elements that pass, each weighted by how often it occurs (a zone's
+/// pieces count one each).
+fn random_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut Options<W>) {
+    let d = (c.dom)(cx);
+    out.is_set = matches!(c.var, Var::S(_));
+    let var = c.var;
+    let counted = match d {
+        Dom::Zone(z, pl) if pl != NONE8 && !cx.t.zones[z as usize].1 => Some((z, pl)),
+        _ => None,
+    };
+    each(cx, d, var, |cx| {
+        if c.filter.as_ref().is_none_or(|f| f(cx)) {
+            match var {
+                Var::W(i) => {
+                    let w = cx.fr.w[i as usize];
+                    let n = match counted {
+                        Some((z, pl)) => u32::from(cx.st.data[cx.t.counter(z, pl, w as u16)]),
+                        None => 1,
+                    };
+                    match out.words.iter().position(|&x| x == w) {
+                        Some(j) => out.weights[j] += n,
+                        None => {
+                            out.words.push(w);
+                            out.weights.push(n);
+                        }
+                    }
+                }
+                Var::S(i) => {
+                    let s = cx.fr.s[i as usize];
+                    match out.sets.iter().position(|&x| x == s) {
+                        Some(j) => out.weights[j] += 1,
+                        None => {
+                            out.sets.push(s);
+                            out.weights.push(1);
+                        }
+                    }
+                }
+                Var::D(_) => {}
+            }
+        }
+        true
+    });
+}
+
+/// Writes option `pick` of the decision or chance event at `pc` into the
+/// frame (a revealed piece: into the position) and returns where the run
+/// resumes.
 #[inline]
-pub fn bind<const W: usize>(block: &Block<W>, pc: u32, fr: &mut Frame<W>, pick: Pick<W>) -> u32 {
+pub fn bind<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    pick: Pick<W>,
+) -> u32 {
     match block.ops.get(pc as usize) {
-        Some(Op::Choose(c)) => {
+        Some(Op::Reveal { zone, front, .. }) => {
+            let mut cx = Cx { t: &p.t, st, fr };
+            let (z, pl) = crate::compile::word::unzone(zone(&mut cx));
+            if let (Pick::W(k), true) = (pick, pl != NONE8) {
+                let i = p.t.sequence(z, pl);
+                cx.st.seqs[i].reveal(k as u16, *front);
+            }
+            pc + 1
+        }
+        Some(Op::Choose(c) | Op::Random(c)) => {
             match (c.var, pick) {
                 (Var::W(i), Pick::W(w)) => fr.w[i as usize] = w,
                 (Var::S(i), Pick::S(s)) => fr.s[i as usize] = s,
@@ -201,21 +283,11 @@ pub fn bind<const W: usize>(block: &Block<W>, pc: u32, fr: &mut Frame<W>, pick: 
     }
 }
 
-/// Where a run resumes after the decision at `pc` (see [`bind`]).
-pub fn resume_pc<const W: usize>(block: &Block<W>, pc: u32, pick: Pick<W>) -> u32 {
-    match block.ops.get(pc as usize) {
-        Some(Op::Either { arms, .. }) => match pick {
-            Pick::W(b) => arms.get(b as usize).copied().unwrap_or(pc + 1),
-            Pick::S(_) => pc + 1,
-        },
-        _ => pc + 1,
-    }
-}
-
 /// The site id of the decision at `pc`.
 pub fn site_at<const W: usize>(block: &Block<W>, pc: u32) -> u16 {
     match block.ops.get(pc as usize) {
-        Some(Op::Choose(c)) => c.site,
+        Some(Op::Choose(c) | Op::Random(c)) => c.site,
+        Some(Op::Reveal { site, .. }) => *site,
         Some(Op::Either { site, .. }) => *site,
         _ => 0,
     }
@@ -234,7 +306,21 @@ pub fn take_choice<const W: usize>(
 ) -> Result<Result<u32, Span>, RunError> {
     let mut cx = Cx { t: &p.t, st, fr };
     let r = match block.ops.get(pc as usize) {
-        Some(Op::Choose(c)) => {
+        Some(Op::Reveal { site, zone, front, span }) => {
+            let (z, pl) = crate::compile::word::unzone(zone(&mut cx));
+            match choice.value {
+                Value::Kind(k) if *site == choice.site && pl != NONE8 => {
+                    let i = p.t.sequence(z, pl);
+                    if cx.st.seqs[i].reveal(k, *front) {
+                        Ok(pc + 1)
+                    } else {
+                        Err(*span)
+                    }
+                }
+                _ => Err(*span),
+            }
+        }
+        Some(Op::Choose(c) | Op::Random(c)) => {
             if c.site != choice.site {
                 Err(c.span)
             } else {
@@ -324,7 +410,19 @@ pub fn run<const W: usize>(
                     break;
                 }
             },
-            Op::Choose(_) | Op::Either { .. } => return Ok(Stop::Fork(pc - 1)),
+            Op::Choose(_) | Op::Either { .. } | Op::Random(_) => return Ok(Stop::Fork(pc - 1)),
+            Op::Reveal { zone, front, .. } => {
+                let (z, pl) = crate::compile::word::unzone(zone(&mut cx));
+                if cx.fr.err.is_some() {
+                    return Err(error(cx.fr));
+                }
+                if pl != NONE8 && p.t.zones.get(z as usize).is_some_and(|x| x.1) {
+                    let seq = &cx.st.seqs[p.t.sequence(z, pl)];
+                    if (if *front { seq.first() } else { seq.last() }) == End::Unknown {
+                        return Ok(Stop::Fork(pc - 1));
+                    }
+                }
+            }
         }
     }
 }
@@ -430,7 +528,7 @@ fn next_elem<const W: usize>(cx: &mut Cx<'_, W>, dom: usize, idx: usize, var: Va
                 return false;
             }
             if cx.t.zones[z as usize].1 {
-                match cx.st.seqs[cx.t.sequence(z, pl)].get(i).copied() {
+                match cx.st.seqs[cx.t.sequence(z, pl)].nth(i) {
                     Some(k) => {
                         cx.fr.w[idx] += 1;
                         put_w(cx, i64::from(k));

@@ -40,27 +40,56 @@ impl State {
         State::initial_seeded(g, 0)
     }
 
-    /// The starting position with `seed` for every `shuffle`: the same seed
-    /// gives the same deal.
+    /// The starting position with `seed` deciding the chance events of
+    /// `setup` (the deal): the same seed gives the same deal.
     pub fn initial_seeded(g: &Game, seed: u64) -> Result<State, RunError> {
         let mut s = State::empty(g);
-        s.rng = crate::rng::Rng::new(seed).next_u64();
-        with_program!(g, p => search::run_plain(p, &p.setup, &mut s, "setup"))?;
+        let mut rng = crate::rng::Rng::new(seed);
+        with_program!(g, p => {
+            search::run_sampled(p, &p.setup, &mut s, &mut rng, "setup")?;
+            search::settle(p, &mut s)
+        })?;
         Ok(s)
     }
+
+    /// Fixes the order of every face-down piece (a referee's deal, a
+    /// stacked deck for tests), drawing it with `rng`: afterwards draws
+    /// follow that order and are no longer chance events.
+    pub fn stack(&mut self, g: &Game, rng: &mut crate::rng::Rng) -> Result<(), RunError> {
+        if self.pending.is_some() {
+            return Ok(());
+        }
+        for seq in &mut self.seqs {
+            let mut hidden: Vec<u16> =
+                seq.hidden_kinds().flat_map(|(k, n)| std::iter::repeat_n(k, n as usize)).collect();
+            for j in (1..hidden.len()).rev() {
+                hidden.swap(j, rng.below(j + 1));
+            }
+            for k in hidden {
+                seq.reveal(k, true);
+            }
+        }
+        settle(g, self)
+    }
+
     /// Player `p`'s score by the game's `def score(p)`, if it has one.
     pub fn score(&self, g: &Game, p: u8) -> Result<Option<i64>, RunError> {
         with_program!(g, prog => score_w(prog, self, p))
     }
+
     /// Whether the game is over: ended by a rule, or the mover has no move
     /// and `on no moves` ends the game.
     pub fn is_over(&self, g: &Game) -> Result<bool, RunError> {
         Ok(self.outcome(g)?.is_some())
     }
+
     /// The outcome, if the game is over.
     pub fn outcome(&self, g: &Game) -> Result<Option<Outcome>, RunError> {
         if self.outcome.is_some() {
             return Ok(self.outcome);
+        }
+        if self.turn() == Turn::Chance {
+            return Ok(None);
         }
         with_program!(g, p => {
             if has_move_w(p, self)? {
@@ -69,20 +98,37 @@ impl State {
             Ok(stuck_w(p, self)?.outcome)
         })
     }
+
     /// The position after `on no moves` (a pass, or the end of the game).
     fn stuck(&self, g: &Game) -> Result<State, RunError> {
         with_program!(g, p => stuck_w(p, self))
     }
-    /// All legal moves in canonical order; empty exactly when the game is over.
+
+    /// At a chance node ([`Turn::Chance`]): each outcome as a move, with its
+    /// weight; the probability of an outcome is its weight over the sum.
+    /// Empty elsewhere.
+    pub fn chance_outcomes(&self, g: &Game) -> Result<Vec<(Move, u32)>, RunError> {
+        let out = with_program!(g, p => search::chance_outcomes(p, self))?;
+        Ok(out.into_iter().map(|(c, w)| (Move { choices: vec![c], stuck: false }, w)).collect())
+    }
+
+    /// All legal moves in canonical order; empty exactly when the game is
+    /// over. At a chance node, the chance outcomes (see
+    /// [`State::chance_outcomes`] for their probabilities).
     pub fn legal_moves(&self, g: &Game) -> Result<Vec<Move>, RunError> {
         let mut out = Vec::new();
         self.legal_moves_into(g, &mut out)?;
         Ok(out)
     }
+
     /// Like [`State::legal_moves`], reusing `out`'s allocation.
     pub fn legal_moves_into(&self, g: &Game, out: &mut Vec<Move>) -> Result<(), RunError> {
         out.clear();
         if self.outcome.is_some() {
+            return Ok(());
+        }
+        if self.turn() == Turn::Chance {
+            out.extend(self.chance_outcomes(g)?.into_iter().map(|(m, _)| m));
             return Ok(());
         }
         with_program!(g, p => {
@@ -94,10 +140,15 @@ impl State {
         }
         Ok(())
     }
-    /// How many legal moves there are, without building them (for perft).
+
+    /// How many legal moves there are, without building them.
     pub fn count_moves(&self, g: &Game) -> Result<u64, RunError> {
+        if self.turn() == Turn::Chance {
+            return Ok(self.chance_outcomes(g)?.len() as u64);
+        }
         perft(g, self, 1)
     }
+
     /// Plays a move after checking that it is legal.
     pub fn play(&self, g: &Game, mv: &Move) -> Result<State, MoveError> {
         let legal = self.legal_moves(g).map_err(MoveError::Rule)?;
@@ -108,18 +159,26 @@ impl State {
         s.play_unchecked(g, mv).map_err(MoveError::Rule)?;
         Ok(s)
     }
-    /// Plays a move known to be legal (from [`State::legal_moves`]).
+
+    /// Plays a move known to be legal (from [`State::legal_moves`]); at a
+    /// chance node, resolves the chance event with that outcome.
     pub fn play_unchecked(&mut self, g: &Game, mv: &Move) -> Result<(), RunError> {
+        if self.turn() == Turn::Chance {
+            let Some(c) = mv.choices.first() else {
+                return Err(RunError {
+                    message: "a chance event needs an outcome".into(),
+                    span: g.turn_span,
+                });
+            };
+            return with_program!(g, p => search::resolve(p, self, c));
+        }
         if mv.stuck {
             *self = self.stuck(g)?;
             return Ok(());
         }
-        with_program!(g, p => search::replay(p, self, &mv.choices, g.turn_span))?;
-        if self.outcome.is_none() {
-            self.advance(g.players.len());
-        }
-        Ok(())
+        with_program!(g, p => search::play(p, self, &mv.choices, g.turn_span))
     }
+
     /// The move written in the game's notation.
     pub fn move_text(g: &Game, mv: &Move) -> String {
         notation::text(g, mv)
@@ -128,6 +187,13 @@ impl State {
     pub fn parse_move(&self, g: &Game, text: &str) -> Result<Move, MoveError> {
         notation::parse(g, self, text)
     }
+}
+
+/// Settles a position at the start of a turn: a turn that begins with a
+/// chance event makes the position that chance node (position texts are
+/// read this way).
+pub fn settle(g: &Game, s: &mut State) -> Result<(), RunError> {
+    with_program!(g, p => search::settle(p, s))
 }
 
 /// Counts the move paths of exactly `depth` complete turns from `s`.
@@ -148,6 +214,16 @@ fn perft_w<const W: usize>(
     }
     if s.outcome.is_some() {
         return Ok(0);
+    }
+    if s.turn() == Turn::Chance {
+        // A chance node is not a move: every outcome counts, at the same depth.
+        let mut n = 0;
+        for (c, _) in search::chance_outcomes(p, s)? {
+            let mut t = s.clone();
+            search::resolve(p, &mut t, &c)?;
+            n += perft_w(p, &t, depth, stack, level)?;
+        }
+        return Ok(n);
     }
     while stack.len() <= level {
         stack.push(search::Searcher::default());
@@ -193,7 +269,25 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
             self.nodes += 1;
         } else {
             search::advance(st, p.t.players);
+            search::settle(p, st)?;
             self.nodes += perft_w(p, st, self.depth - 1, self.stack, self.level + 1)?;
+        }
+        Ok(true)
+    }
+
+    fn chance(
+        &mut self,
+        p: &Program<W>,
+        _: &mut State,
+        path: &[(u16, machine::Pick<W>)],
+        at: &search::ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.leaves += 1;
+        if self.depth == 1 {
+            self.nodes += 1;
+        } else {
+            let t = at.state(p, path);
+            self.nodes += perft_w(p, &t, self.depth - 1, self.stack, self.level + 1)?;
         }
         Ok(true)
     }
@@ -218,6 +312,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
                 continue;
             }
             search::advance(&mut scratch.st, p.t.players);
+            search::settle(p, &mut scratch.st)?;
             self.nodes += perft_w(p, &scratch.st, self.depth - 1, self.stack, self.level + 1)?;
         }
         Ok(true)
@@ -236,6 +331,23 @@ fn has_move_w<const W: usize>(p: &Program<W>, s: &State) -> Result<bool, RunErro
 /// ending). A pass when no player at all has a move ends the game
 /// instead, with the result of `at end` (a draw if there is none).
 pub(crate) fn stuck_w<const W: usize>(p: &Program<W>, s: &State) -> Result<State, RunError> {
+    if let Some(pd) = s.pending.as_deref() {
+        // Stuck after a chance event: `on no moves` on the position as it
+        // stands, and the turn ends there.
+        let mut st = s.clone();
+        st.pending = None;
+        let mut fr = p.new_frame();
+        search::replay_events(p, &mut st, &mut fr, &pd.events)?;
+        match &p.no_moves {
+            None => st.outcome = Some(Outcome::Draw),
+            Some(body) => search::run_plain(p, body, &mut st, "`on no moves`")?,
+        }
+        if st.outcome.is_none() {
+            st.advance(p.t.players);
+            search::settle(p, &mut st)?;
+        }
+        return Ok(st);
+    }
     let mut st = s.clone();
     let Some(body) = &p.no_moves else {
         st.outcome = Some(Outcome::Draw);
@@ -263,6 +375,7 @@ pub(crate) fn stuck_w<const W: usize>(p: &Program<W>, s: &State) -> Result<State
         return Ok(end);
     }
     st.advance(p.t.players);
+    search::settle(p, &mut st)?;
     Ok(st)
 }
 

@@ -15,9 +15,10 @@
 //! from one search to the next, so a search allocates nothing once its
 //! buffers have grown.
 
-use super::machine::{bind, options, run, site_at, Options, Pick, Stop};
+use super::machine::{bind, options, run, site_at, take_choice, Options, Pick, Stop};
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
 use crate::compile::{Block, Frame, Program};
+use crate::state::Pending;
 
 /// A position and a frame: one level of the search's copies.
 pub struct Level<const W: usize> {
@@ -51,6 +52,17 @@ pub trait Sink<const W: usize> {
         path: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError>;
 
+    /// A run that stops at a chance event: a move, after which chance
+    /// decides. `at` builds its resulting position (`st` with the turn so
+    /// far). `false` stops the search.
+    fn chance(
+        &mut self,
+        p: &Program<W>,
+        st: &mut State,
+        path: &[(u16, Pick<W>)],
+        at: &ChanceAt<'_>,
+    ) -> Result<bool, RunError>;
+
     /// A lazy decision: every option is a finished turn. `fork` is the
     /// position and frame at the decision, `pc` the decision. `false`
     /// stops the search.
@@ -64,17 +76,49 @@ pub trait Sink<const W: usize> {
     ) -> Result<bool, RunError>;
 }
 
+/// Where the turn a search explores began: what a move that stops at a
+/// chance event needs to become a position.
+pub struct ChanceAt<'a> {
+    /// The position when the turn began.
+    pub start: &'a State,
+    /// The turn's events before the search began (a turn resumed after a
+    /// chance event).
+    pub prefix: &'a [Choice],
+}
+
+impl ChanceAt<'_> {
+    /// The position after the move `path` that stops at a chance event:
+    /// the turn's start with its events so far.
+    pub fn state<const W: usize>(&self, p: &Program<W>, path: &[(u16, Pick<W>)]) -> State {
+        let mut events = self.prefix.to_vec();
+        events.extend(path.iter().map(|&(site, pick)| super::machine::choice_of(p, site, pick)));
+        let mut out = self.start.clone();
+        out.pending = Some(Box::new(Pending { events, chance: true }));
+        out
+    }
+}
+
 /// The reusable memory of move generation.
 pub struct Searcher<const W: usize> {
     levels: Vec<Level<W>>,
     opts: Vec<Options<W>>,
     path: Vec<(u16, Pick<W>)>,
     budget: u32,
+    /// The turn's start and events so far, for moves that stop at chance.
+    root: Option<State>,
+    prefix: Vec<Choice>,
 }
 
 impl<const W: usize> Default for Searcher<W> {
     fn default() -> Self {
-        Searcher { levels: Vec::new(), opts: Vec::new(), path: Vec::new(), budget: NODE_LIMIT }
+        Searcher {
+            levels: Vec::new(),
+            opts: Vec::new(),
+            path: Vec::new(),
+            budget: NODE_LIMIT,
+            root: None,
+            prefix: Vec::new(),
+        }
     }
 }
 
@@ -114,25 +158,45 @@ impl<const W: usize> Searcher<W> {
         }
     }
 
-    /// Explores the turn from position `st`, handing finished turns to `sink`.
+    /// Explores the turn from position `st` (the mover's decision; a turn
+    /// resumed after a chance event goes on from there), handing finished
+    /// turns to `sink`.
     pub fn search(
         &mut self,
         p: &Program<W>,
         st: &State,
         sink: &mut impl Sink<W>,
     ) -> Result<(), RunError> {
+        let prefix = st.pending.as_deref().map_or(&[][..], |pd| &pd.events[..]);
         if self.levels.is_empty() {
             self.levels.push(Level { st: st.clone(), fr: p.new_frame() });
         } else {
             self.levels[0].st.copy_from(st);
         }
+        self.levels[0].st.pending = None;
+        let start = st;
         let fr = &mut self.levels[0].fr;
         fr.epoch += 1;
         fr.steps = 0;
         fr.err = None;
         self.path.clear();
         self.budget = NODE_LIMIT;
-        self.explore(p, 0, 0, sink)?;
+        let mut pc = 0;
+        if p.has_chance {
+            match &mut self.root {
+                Some(r) => r.clone_from(start),
+                None => self.root = Some(start.clone()),
+            }
+            if let Some(r) = &mut self.root {
+                r.pending = None;
+            }
+            self.prefix.clear();
+            self.prefix.extend_from_slice(prefix);
+            // A turn resumed after a chance event: replay its events.
+            let lv = &mut self.levels[0];
+            pc = replay_events(p, &mut lv.st, &mut lv.fr, prefix)?;
+        }
+        self.explore(p, 0, pc, sink)?;
         Ok(())
     }
 
@@ -166,6 +230,12 @@ impl<const W: usize> Searcher<W> {
             return Ok(true);
         }
         let site = site_at(block, at);
+        if p.sites.get(site as usize).is_some_and(|s| s.chance) {
+            // The move ends here: chance decides what comes next.
+            let start = self.root.as_ref().unwrap_or(&self.levels[b].st).clone();
+            let at = ChanceAt { start: &start, prefix: &self.prefix };
+            return sink.chance(p, &mut self.levels[b].st, &self.path, &at);
+        }
         if n as u32 > self.budget {
             return Err(RunError {
                 message: format!(
@@ -191,7 +261,8 @@ impl<const W: usize> Searcher<W> {
                 hi[0].copy_from(&lo[b]);
                 depth + 1
             };
-            let resume = bind(block, at, &mut self.levels[nb].fr, pick);
+            let lv = &mut self.levels[nb];
+            let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
             self.path.push((site, pick));
             let go = self.explore(p, nb, resume, sink)?;
             self.path.pop();
@@ -213,7 +284,7 @@ pub fn complete<const W: usize>(
     out: &mut Level<W>,
 ) -> Result<bool, RunError> {
     out.copy_from(fork);
-    let resume = bind(&p.turn, pc, &mut out.fr, pick);
+    let resume = bind(p, &p.turn, pc, &mut out.st, &mut out.fr, pick);
     match run(p, &p.turn, &mut out.st, &mut out.fr, resume)? {
         Stop::Done => Ok(true),
         Stop::Fail(_) => Ok(false),
@@ -242,6 +313,17 @@ pub struct MovesSink<'a> {
 }
 
 impl<const W: usize> Sink<W> for MovesSink<'_> {
+    fn chance(
+        &mut self,
+        p: &Program<W>,
+        _: &mut State,
+        path: &[(u16, Pick<W>)],
+        _: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.out.push(path_move(p, path));
+        Ok(true)
+    }
+
     fn done(
         &mut self,
         p: &Program<W>,
@@ -274,6 +356,17 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
 pub struct CountSink(pub u64);
 
 impl<const W: usize> Sink<W> for CountSink {
+    fn chance(
+        &mut self,
+        _: &Program<W>,
+        _: &mut State,
+        _: &[(u16, Pick<W>)],
+        _: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.0 += 1;
+        Ok(true)
+    }
+
     fn done(
         &mut self,
         _: &Program<W>,
@@ -301,6 +394,17 @@ impl<const W: usize> Sink<W> for CountSink {
 pub struct AnySink(pub bool);
 
 impl<const W: usize> Sink<W> for AnySink {
+    fn chance(
+        &mut self,
+        _: &Program<W>,
+        _: &mut State,
+        _: &[(u16, Pick<W>)],
+        _: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.0 = true;
+        Ok(false)
+    }
+
     fn done(
         &mut self,
         _: &Program<W>,
@@ -367,6 +471,7 @@ impl<const W: usize> Successors<W> {
             let scratch = self.scratch.get_or_insert_with(|| fork.clone());
             complete(p, fork, *pc, opts.get(at), scratch)?;
             advance(&mut scratch.st, self.players);
+            settle(p, &mut scratch.st)?;
             out.copy_from(&scratch.st);
             return Ok(());
         }
@@ -375,13 +480,36 @@ impl<const W: usize> Successors<W> {
 }
 
 impl<const W: usize> Sink<W> for Successors<W> {
+    fn chance(
+        &mut self,
+        p: &Program<W>,
+        _: &mut State,
+        path: &[(u16, Pick<W>)],
+        at: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        let s = at.state(p, path);
+        if self.n_states < self.states.len() {
+            self.states[self.n_states].clone_from(&s);
+        } else {
+            self.states.push(s);
+        }
+        match self.segments.last_mut() {
+            Some((false, _, n)) => *n += 1,
+            _ => self.segments.push((false, self.n_states, 1)),
+        }
+        self.n_states += 1;
+        self.total += 1;
+        Ok(true)
+    }
+
     fn done(
         &mut self,
-        _: &Program<W>,
+        p: &Program<W>,
         st: &mut State,
         _: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
         advance(st, self.players);
+        settle(p, st)?;
         if self.n_states < self.states.len() {
             self.states[self.n_states].copy_from(st);
         } else {
@@ -440,37 +568,204 @@ pub fn run_plain<const W: usize>(
     }
 }
 
-/// The choices of a move, replayed on `st` (a guided run), leaving the
-/// resulting position before the turn passes. A move that fails, or stops
-/// before the turn is complete, is an error at the failing rule (or at
-/// `turn_span`).
-pub fn replay<const W: usize>(
+/// Plays the move with `choices` from `st` (a turn under way goes on from
+/// its events): the turn runs to its end, or to a chance event right after
+/// the move's last decision. A move that fails, or stops before the turn
+/// is complete, is an error at the failing rule (or at `turn_span`).
+pub fn play<const W: usize>(
     p: &Program<W>,
     st: &mut State,
     choices: &[Choice],
     turn_span: crate::source::Span,
 ) -> Result<(), RunError> {
     let mut fr = p.new_frame();
-    let mut pc = 0;
-    let mut i = 0;
     let illegal =
         |span| RunError { message: "this move is not legal in this position".into(), span };
+    let events = st.pending.take().map_or_else(Vec::new, |pd| pd.events);
+    let start = p.has_chance.then(|| st.clone());
+    let mut pc = replay_events(p, st, &mut fr, &events)?;
+    let mut i = 0;
     loop {
         match run(p, &p.turn, st, &mut fr, pc)? {
-            Stop::Done => return Ok(()),
+            Stop::Done => {
+                advance(st, p.t.players);
+                return settle(p, st);
+            }
             Stop::Fail(span) => return Err(illegal(span)),
             Stop::Fork(at) => {
+                let chance = p.sites.get(site_at(&p.turn, at) as usize).is_some_and(|s| s.chance);
                 let Some(c) = choices.get(i) else {
+                    if chance {
+                        let mut all = events;
+                        all.extend_from_slice(choices);
+                        if let Some(start) = start {
+                            *st = start;
+                        }
+                        st.pending = Some(Box::new(Pending { events: all, chance: true }));
+                        return Ok(());
+                    }
                     return Err(RunError {
                         message: "the move stops before the turn is complete".into(),
                         span: turn_span,
                     });
                 };
+                if chance {
+                    return Err(RunError {
+                        message: "the move goes on past a chance event".into(),
+                        span: p
+                            .sites
+                            .get(site_at(&p.turn, at) as usize)
+                            .map_or(turn_span, |s| s.span),
+                    });
+                }
                 i += 1;
-                match super::machine::take_choice(p, &p.turn, at, st, &mut fr, c)? {
+                match take_choice(p, &p.turn, at, st, &mut fr, c)? {
                     Ok(next) => pc = next,
                     Err(span) => return Err(illegal(span)),
                 }
+            }
+        }
+    }
+}
+
+/// Replays a turn's events (decisions and chance outcomes) from its start
+/// in `st`/`fr`; returns the op where the run stands after the last one.
+pub fn replay_events<const W: usize>(
+    p: &Program<W>,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    events: &[Choice],
+) -> Result<u32, RunError> {
+    let mut pc = 0;
+    for c in events {
+        match run(p, &p.turn, st, fr, pc)? {
+            Stop::Fork(at) => match take_choice(p, &p.turn, at, st, fr, c)? {
+                Ok(next) => pc = next,
+                Err(span) => {
+                    return Err(RunError {
+                        message: "the turn under way does not replay (an event does not fit)"
+                            .into(),
+                        span,
+                    })
+                }
+            },
+            Stop::Done | Stop::Fail(_) => {
+                return Err(RunError {
+                    message: "the turn under way ended before its last event".into(),
+                    span: Default::default(),
+                })
+            }
+        }
+    }
+    Ok(pc)
+}
+
+/// Settles a position at the start of a turn: if the turn begins with a
+/// chance event (before any decision), the position becomes that chance
+/// node, with the turn's effects so far applied.
+pub fn settle<const W: usize>(p: &Program<W>, st: &mut State) -> Result<(), RunError> {
+    if !p.has_chance || st.outcome.is_some() || st.pending.is_some() {
+        return Ok(());
+    }
+    let mut t = st.clone();
+    let mut fr = p.new_frame();
+    if let Stop::Fork(at) = run(p, &p.turn, &mut t, &mut fr, 0)? {
+        if p.sites.get(site_at(&p.turn, at) as usize).is_some_and(|s| s.chance) {
+            st.pending = Some(Box::new(Pending { events: Vec::new(), chance: true }));
+        }
+    }
+    Ok(())
+}
+
+/// The outcomes of the chance event a chance node waits for, with weights
+/// (the probability of each is its weight over the sum).
+pub fn chance_outcomes<const W: usize>(
+    p: &Program<W>,
+    st: &State,
+) -> Result<Vec<(Choice, u32)>, RunError> {
+    let Some(pd) = st.pending.as_deref().filter(|pd| pd.chance) else { return Ok(Vec::new()) };
+    let mut t = st.clone();
+    t.pending = None;
+    let mut fr = p.new_frame();
+    let pc = replay_events(p, &mut t, &mut fr, &pd.events)?;
+    let Stop::Fork(at) = run(p, &p.turn, &mut t, &mut fr, pc)? else { return Ok(Vec::new()) };
+    let mut opts = Options::default();
+    options(p, &p.turn, at, &mut t, &mut fr, &mut opts)?;
+    let site = site_at(&p.turn, at);
+    Ok((0..opts.len())
+        .map(|i| {
+            let w = opts.weights.get(i).copied().unwrap_or(1);
+            (super::machine::choice_of(p, site, opts.get(i)), w)
+        })
+        .collect())
+}
+
+/// Resolves the chance event of chance node `st` with `outcome`: the turn
+/// goes on to its next chance event, the mover's next decision, or its
+/// end (then the next turn begins, settled).
+pub fn resolve<const W: usize>(
+    p: &Program<W>,
+    st: &mut State,
+    outcome: &Choice,
+) -> Result<(), RunError> {
+    let Some(pd) = st.pending.take() else { return Ok(()) };
+    let mut events = pd.events;
+    events.push(*outcome);
+    let mut t = st.clone();
+    let mut fr = p.new_frame();
+    let pc = replay_events(p, &mut t, &mut fr, &events)?;
+    match run(p, &p.turn, &mut t, &mut fr, pc)? {
+        Stop::Done => {
+            *st = t;
+            advance(st, p.t.players);
+            settle(p, st)
+        }
+        Stop::Fork(at) => {
+            let chance = p.sites.get(site_at(&p.turn, at) as usize).is_some_and(|s| s.chance);
+            st.pending = Some(Box::new(Pending { events, chance }));
+            Ok(())
+        }
+        Stop::Fail(span) => Err(RunError {
+            message: "after this chance event the turn cannot go on: a rule fails".into(),
+            span,
+        }),
+    }
+}
+
+/// Runs a block that may have chance events but no decisions (`setup`),
+/// deciding each chance event with `rng` (each outcome with its weight).
+pub fn run_sampled<const W: usize>(
+    p: &Program<W>,
+    block: &crate::compile::Block<W>,
+    st: &mut State,
+    rng: &mut crate::rng::Rng,
+    what: &str,
+) -> Result<(), RunError> {
+    let mut fr = p.new_frame();
+    let mut pc = 0;
+    let mut opts = Options::default();
+    loop {
+        match run(p, block, st, &mut fr, pc)? {
+            Stop::Done => return Ok(()),
+            Stop::Fail(span) => {
+                return Err(RunError { message: format!("{what} could not be carried out"), span })
+            }
+            Stop::Fork(at) => {
+                let site = site_at(block, at);
+                if !p.sites.get(site as usize).is_some_and(|s| s.chance) {
+                    return Err(RunError {
+                        message: format!("{what} cannot ask for decisions"),
+                        span: Default::default(),
+                    });
+                }
+                options(p, block, at, st, &mut fr, &mut opts)?;
+                let Some(i) = crate::rng::pick_weighted(&opts.weights, opts.len(), rng) else {
+                    return Err(RunError {
+                        message: format!("{what}: a chance event has no outcome"),
+                        span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+                    });
+                };
+                pc = bind(p, block, at, st, &mut fr, opts.get(i));
             }
         }
     }

@@ -67,6 +67,41 @@ pub fn explain(g: &Game, s: &State, input: &str) -> Result<Verdict, RunError> {
         });
     }
     let legal = s.legal_moves(g)?;
+    if s.turn() == crate::state::Turn::Chance {
+        // Chance decides here: the typed text must be one of its outcomes.
+        let outcomes = s.chance_outcomes(g)?;
+        let total: u64 = outcomes.iter().map(|o| u64::from(o.1)).sum();
+        let typed = tokens.join(" ");
+        for (m, w) in &outcomes {
+            if crate::notation::text(g, m).eq_ignore_ascii_case(&typed) {
+                let mut after = s.clone();
+                after.play_unchecked(g, m)?;
+                let steps = vec![Step {
+                    span: g.sites.get(m.choices[0].site as usize).map_or(g.turn_span, |x| x.span),
+                    text: format!("chance: `{typed}` (probability {w}/{total})"),
+                }];
+                return Ok(Verdict::Legal { steps, mv: m.clone(), after: Box::new(after) });
+            }
+        }
+        return Ok(Verdict::Illegal {
+            attempts: vec![Attempt {
+                read: String::new(),
+                why: Why {
+                    span: g.turn_span,
+                    message: format!(
+                        "a chance event decides here, not a player; its outcomes are: {}",
+                        outcomes
+                            .iter()
+                            .map(|(m, w)| format!("{} ({w}/{total})", crate::notation::text(g, m)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    values: Vec::new(),
+                },
+                steps: Vec::new(),
+            }],
+        });
+    }
     if legal.len() == 1 && legal[0].stuck {
         // A forced move when nothing else is possible.
         if tokens.len() == 1 && tokens[0].eq_ignore_ascii_case("pass") {
@@ -80,7 +115,12 @@ pub fn explain(g: &Game, s: &State, input: &str) -> Result<Verdict, RunError> {
         }
         return Ok(Verdict::Incomplete { next: vec!["pass".into()] });
     }
-    go(g, s, &tokens, &mut Vec::new(), 0, &mut found)?;
+    // A turn under way goes on from its start with its events so far.
+    let mut start = s.clone();
+    let events = start.pending.take().map_or_else(Vec::new, |p| p.events);
+    let base = events.len();
+    let mut prefix = events;
+    go(g, &start, &tokens, &mut prefix, base, 0, &mut found)?;
     if let Some((steps, mv)) = found.legal {
         let mut after = s.clone();
         after.play_unchecked(g, &mv)?;
@@ -107,6 +147,7 @@ fn go(
     s: &State,
     tokens: &[String],
     prefix: &mut Vec<Choice>,
+    base: usize,
     used: usize,
     found: &mut Found,
 ) -> Result<(), RunError> {
@@ -125,7 +166,8 @@ fn go(
     match flow {
         Flow::Next | Flow::End => {
             if used == tokens.len() {
-                found.legal = Some((x.trace, Move { choices: prefix.clone(), stuck: false }));
+                found.legal =
+                    Some((x.trace, Move { choices: prefix[base..].to_vec(), stuck: false }));
             } else {
                 found.attempts.push(Attempt {
                     read: read.clone(),
@@ -149,6 +191,26 @@ fn go(
             });
             found.attempts.push(Attempt { read, why, steps: x.trace });
         }
+        Flow::Pause if x.site.is_some_and(|site| g.sites[site as usize].chance) => {
+            // The move stops at a chance event.
+            if used == tokens.len() {
+                found.legal =
+                    Some((x.trace, Move { choices: prefix[base..].to_vec(), stuck: false }));
+            } else {
+                found.attempts.push(Attempt {
+                    read: read.clone(),
+                    why: Why {
+                        span: x.site.map_or(g.turn_span, |site| g.sites[site as usize].span),
+                        message: format!(
+                            "after `{read}` chance decides what comes next; `{}` is more than a move",
+                            tokens[used..].join(" ")
+                        ),
+                        values: Vec::new(),
+                    },
+                    steps: x.trace,
+                });
+            }
+        }
         Flow::Pause => {
             let Some(site) = x.site else { return Ok(()) };
             let info = &g.sites[site as usize];
@@ -163,7 +225,7 @@ fn go(
                         } else {
                             // An unlabelled branch: look inside it.
                             prefix.push(*c);
-                            go(g, s, tokens, prefix, used, found)?;
+                            go(g, s, tokens, prefix, base, used, found)?;
                             prefix.pop();
                         }
                     }
@@ -175,7 +237,7 @@ fn go(
                 if let Some(n) = choice_matches(g, c.site, c.value, &tokens[used..]) {
                     matched = true;
                     prefix.push(*c);
-                    go(g, s, tokens, prefix, used + n, found)?;
+                    go(g, s, tokens, prefix, base, used + n, found)?;
                     prefix.pop();
                 }
             }

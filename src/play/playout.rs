@@ -57,6 +57,16 @@ fn playout_w<const W: usize>(
             let o = s.outcome;
             return end(s, plies, branching, o);
         }
+        if s.turn() == crate::state::Turn::Chance {
+            // Chance decides, with its probabilities; not a ply.
+            let outcomes = crate::eval::search::chance_outcomes(p, &s)?;
+            let weights: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
+            let Some(i) = crate::rng::pick_weighted(&weights, outcomes.len(), rng) else {
+                return end(s, plies, branching, None);
+            };
+            crate::eval::search::resolve(p, &mut s, &outcomes[i].0)?;
+            continue;
+        }
         succ.clear(p.t.players);
         searcher.search(p, &s, &mut succ)?;
         let n = succ.total;
@@ -99,6 +109,17 @@ pub fn playout_recorded(
     let mut branching = 0;
     let mut plies = 0;
     loop {
+        if s.turn() == crate::state::Turn::Chance {
+            let outcomes = s.chance_outcomes(g)?;
+            let weights: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
+            let Some(i) = crate::rng::pick_weighted(&weights, outcomes.len(), rng) else {
+                return Ok(Playout { plies, branching, outcome: None, moves: played, last: s });
+            };
+            let m = outcomes[i].0.clone();
+            s.play_unchecked(g, &m)?;
+            played.push(m);
+            continue;
+        }
         s.legal_moves_into(g, &mut moves)?;
         if moves.is_empty() {
             let outcome = s.outcome(g)?;

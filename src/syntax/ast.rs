@@ -112,6 +112,8 @@ pub enum StmtKind {
     Let(Ident, Expr),
     /// `choose x in D [where C] [as "label"]`
     Choose { var: Ident, domain: Expr, filter: Option<Expr>, label: Option<Str> },
+    /// `random x in D [where C] [as "label"]`
+    Random { var: Ident, domain: Expr, filter: Option<Expr>, label: Option<Str> },
     /// `either ["label"] { ... } or ["label"] { ... } ...`: the player picks a branch
     Either(Vec<(Option<Str>, Block)>),
     /// `for x in D [where C] { ... }`

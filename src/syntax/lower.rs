@@ -309,6 +309,14 @@ impl Lower {
                     inner.next().map(|a| self.string(next(&mut a.into_inner(), Rule::string)));
                 StmtKind::Choose { var, domain, filter, label }
             }
+            Rule::random_stmt => {
+                let var = self.ident(next(&mut inner, Rule::ident));
+                let domain = self.expr(next(&mut inner, Rule::expr));
+                let filter = self.opt_where(&mut inner);
+                let label =
+                    inner.next().map(|a| self.string(next(&mut a.into_inner(), Rule::string)));
+                StmtKind::Random { var, domain, filter, label }
+            }
             Rule::either_stmt => {
                 let branches = inner
                     .map(|b| {

@@ -75,6 +75,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::call_stmt => "a statement",
         Rule::let_stmt
         | Rule::choose_stmt
+        | Rule::random_stmt
         | Rule::for_stmt
         | Rule::while_stmt
         | Rule::if_stmt

@@ -90,6 +90,15 @@ fn playouts_take_the_same_course_as_the_reference() {
             let mut s = s0.clone();
             let mut plies = 0;
             loop {
+                if s.turn() == tabula::Turn::Chance {
+                    // Chance decides, with its weights; not a ply.
+                    let outcomes = reference::chance_outcomes(&g, &s).expect("outcomes");
+                    let w: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
+                    let i = tabula::rng::pick_weighted(&w, w.len(), &mut rng).expect("an outcome");
+                    let m = tabula::Move { choices: vec![outcomes[i].0], stuck: false };
+                    s = reference::play(&g, &s, &m).expect("chance");
+                    continue;
+                }
                 let moves = reference::legal_moves(&g, &s).expect("moves");
                 if moves.is_empty() || plies >= 300 {
                     break;

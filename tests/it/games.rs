@@ -26,6 +26,21 @@ pub fn playthrough(g: &Game, seed: u64, cap: u32) -> String {
             out.push_str(&format!("outcome: {}\n", o.describe(g)));
             return out;
         }
+        if s.turn() == tabula::Turn::Chance {
+            // Chance decides, with its weights.
+            let outcomes = s.chance_outcomes(g).expect("outcomes");
+            let w: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
+            let i = tabula::rng::pick_weighted(&w, w.len(), &mut rng).expect("an outcome");
+            let m = &outcomes[i].0;
+            out.push_str(&format!(
+                "chance: {} (weight {} of {})\n",
+                State::move_text(g, m),
+                w[i],
+                w.iter().sum::<u32>()
+            ));
+            s = s.play(g, m).expect("outcome");
+            continue;
+        }
         let m = &moves[rng.below(moves.len())];
         out.push_str(&format!(
             "legal moves: {}\nchosen: {}\n",

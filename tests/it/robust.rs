@@ -98,6 +98,10 @@ fn explanations_agree_with_move_generation() {
             if moves.is_empty() {
                 break;
             }
+            if s.turn() == tabula::Turn::Chance {
+                s = s.play(&g, &moves[rng.below(moves.len())]).unwrap();
+                continue;
+            }
             for _ in 0..3 {
                 let m = &moves[rng.below(moves.len())];
                 let text = State::move_text(&g, m);

@@ -45,7 +45,7 @@ impl Exec<'_, '_> {
             }
             Value::Zone(z, p) if p != NONE8 && self.g.zones[z as usize].ordered => {
                 let seq = &self.st.seqs[self.g.sequence(z, p)];
-                seq.get(i).map(|&k| (Value::Kind(k), i + 1))
+                seq.nth(i).map(|k| (Value::Kind(k), i + 1))
             }
             Value::Zone(_, NONE8) => None,
             Value::Zone(z, p) => (i..self.g.kinds.len())
@@ -484,8 +484,16 @@ impl Exec<'_, '_> {
                     return Ok(Value::Kind(NONE16));
                 }
                 let seq = &self.st.seqs[g.sequence(z, p)];
-                let k = if f == Builtin::First { seq.first() } else { seq.last() };
-                Value::Kind(k.copied().unwrap_or(NONE16))
+                match if f == Builtin::First { seq.first() } else { seq.last() } {
+                    crate::state::End::Known(k) => Value::Kind(k),
+                    crate::state::End::Empty => Value::Kind(NONE16),
+                    crate::state::End::Unknown => {
+                        return Err(Box::new(RunError {
+                            message: crate::compile::expr::face_down(),
+                            span: Span::default(),
+                        }))
+                    }
+                }
             }
             Builtin::Range => Value::Range(self.int(&args[0])?, self.int(&args[1])?),
             Builtin::Size => match self.eval(&args[0])? {

@@ -37,6 +37,8 @@ pub struct Exec<'g, 's> {
     prefix: &'s [Choice],
     pos: usize,
     pub collect: Option<&'s mut Vec<Choice>>,
+    /// At a chance event the run stopped at: each collected option's weight.
+    pub weights: Vec<u32>,
     /// Set when explaining a move: records the path and the failure.
     pub explain: Option<&'s mut Explain>,
     steps: u32,
@@ -88,7 +90,17 @@ impl<'g, 's> Exec<'g, 's> {
     ) -> Exec<'g, 's> {
         // A new run: cached predicate answers from earlier runs are stale.
         frame.epoch = frame.epoch.wrapping_add(1);
-        Exec { g, st, frame, prefix, pos: 0, collect: None, explain: None, steps: 0 }
+        Exec {
+            g,
+            st,
+            frame,
+            prefix,
+            pos: 0,
+            collect: None,
+            weights: Vec::new(),
+            explain: None,
+            steps: 0,
+        }
     }
 
     /// Counts a loop iteration; only loops can run away (there is no
@@ -237,11 +249,113 @@ impl<'g, 's> Exec<'g, 's> {
                     flow!(self.block(body)?);
                 }
             }
-            StmtKind::While { cond, body } => {
-                while self.truth(cond)? {
-                    self.tick(s.span)?;
-                    flow!(self.block(body)?);
+            StmtKind::While { pre, cond, body } => loop {
+                flow!(self.block(pre)?);
+                if !self.truth(cond)? {
+                    break;
                 }
+                self.tick(s.span)?;
+                flow!(self.block(body)?);
+            },
+            StmtKind::Random { site, slot, domain, filter } => {
+                if let Some(c) = self.prefix.get(self.pos) {
+                    self.pos += 1;
+                    if c.site != *site {
+                        return fail;
+                    }
+                    self.frame.slots[*slot as usize] = c.value;
+                    if let Some(f) = filter {
+                        if !self.truth(f)? {
+                            return fail;
+                        }
+                    }
+                    let v = c.value;
+                    self.note(s.span, |x| {
+                        format!("random {} = {}", x.g.sites[*site as usize].var, x.show(v))
+                    });
+                    return Ok(Flow::Next);
+                }
+                // The distinct elements that pass, each weighted by how
+                // often it occurs (a counted zone's pieces count one each).
+                let d = self.eval(domain)?;
+                let mut opts: Vec<Choice> = Vec::new();
+                let mut weights: Vec<u32> = Vec::new();
+                let mut i = 0;
+                while let Some((v, n)) = self.next_elem(d, i) {
+                    i = n;
+                    self.frame.slots[*slot as usize] = v;
+                    if let Some(f) = filter {
+                        if !self.truth(f)? {
+                            continue;
+                        }
+                    }
+                    let w = match (d, v) {
+                        (Value::Zone(z, p), Value::Kind(k))
+                            if !self.g.zones[z as usize].ordered =>
+                        {
+                            self.zone_count(z, p, k) as u32
+                        }
+                        _ => 1,
+                    };
+                    match opts.iter().position(|c| c.value == v) {
+                        Some(j) => weights[j] += w,
+                        None => {
+                            opts.push(Choice { site: *site, value: v });
+                            weights.push(w);
+                        }
+                    }
+                }
+                if let Some(x) = self.explain.as_mut() {
+                    x.options = opts.iter().map(|c| (*c, true)).collect();
+                    x.site = Some(*site);
+                    return Ok(Flow::Pause);
+                }
+                if opts.is_empty() {
+                    return fail;
+                }
+                self.weights = weights;
+                if let Some(c) = self.collect.as_mut() {
+                    c.extend(opts);
+                }
+                return Ok(Flow::Pause);
+            }
+            StmtKind::Reveal { site, zone, front } => {
+                let zv = self.eval(zone)?;
+                let Value::Zone(z, p) = zv else { return Err(bug(s.span)) };
+                if p == NONE8 || !self.g.zones[z as usize].ordered {
+                    return Ok(Flow::Next);
+                }
+                let i = self.g.sequence(z, p);
+                let end = if *front { self.st.seqs[i].first() } else { self.st.seqs[i].last() };
+                if end != crate::state::End::Unknown {
+                    return Ok(Flow::Next);
+                }
+                if let Some(c) = self.prefix.get(self.pos) {
+                    self.pos += 1;
+                    match c.value {
+                        Value::Kind(k) if c.site == *site && self.st.seqs[i].reveal(k, *front) => {
+                            self.note(s.span, |x| {
+                                format!("a face-down piece of {} is revealed", x.show(zv))
+                            });
+                            return Ok(Flow::Next);
+                        }
+                        _ => return fail,
+                    }
+                }
+                let (opts, weights): (Vec<Choice>, Vec<u32>) = self.st.seqs[i]
+                    .hidden_kinds()
+                    .map(|(k, n)| (Choice { site: *site, value: Value::Kind(k) }, u32::from(n)))
+                    .unzip();
+                if let Some(x) = self.explain.as_mut() {
+                    x.options = opts.iter().map(|c| (*c, true)).collect();
+                    x.site = Some(*site);
+                    return Ok(Flow::Pause);
+                }
+                self.weights = weights;
+                if let Some(c) = self.collect.as_mut() {
+                    c.extend(opts);
+                }
+                return Ok(Flow::Pause);
             }
             StmtKind::If { cond, then, otherwise } => {
                 let b = if self.truth(cond)? { then } else { otherwise };
@@ -454,13 +568,8 @@ impl<'g, 's> Exec<'g, 's> {
                     return fail;
                 }
                 let i = self.g.sequence(z, p);
-                let mut rng = crate::rng::Rng::new(self.st.rng);
-                let seq = &mut self.st.seqs[i];
-                for j in (1..seq.len()).rev() {
-                    let r = rng.below(j + 1);
-                    seq.swap(j, r);
-                }
-                self.st.rng = rng.next_u64();
+                let kinds = self.g.kinds.len();
+                self.st.seqs[i].shuffle(kinds);
                 self.note(s.span, |x| format!("shuffle {}", x.show(zv)));
             }
             StmtKind::Block(binds, body) => {

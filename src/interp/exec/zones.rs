@@ -53,7 +53,7 @@ impl Exec<'_, '_> {
 
     pub(super) fn zone_count(&self, z: u16, p: u8, k: u16) -> i64 {
         if self.g.zones[z as usize].ordered {
-            self.st.seqs[self.g.sequence(z, p)].iter().filter(|&&x| x == k).count() as i64
+            self.st.seqs[self.g.sequence(z, p)].count(k) as i64
         } else {
             i64::from(self.st.data[self.g.board.len() + self.g.counter(z, p, k)])
         }
@@ -83,7 +83,7 @@ impl Exec<'_, '_> {
         }
         if self.g.zones[z as usize].ordered {
             let i = self.g.sequence(z, p);
-            self.st.seqs[i].extend(std::iter::repeat_n(k, n as usize));
+            self.st.seqs[i].push(k, n as usize);
         } else {
             let i = self.g.board.len() + self.g.counter(z, p, k);
             self.st.data[i] += n as u16;
@@ -99,15 +99,7 @@ impl Exec<'_, '_> {
         }
         if self.g.zones[z as usize].ordered {
             let i = self.g.sequence(z, p);
-            let mut left = n;
-            self.st.seqs[i].retain(|&x| {
-                if x == k && left > 0 {
-                    left -= 1;
-                    false
-                } else {
-                    true
-                }
-            });
+            self.st.seqs[i].take(k, n as usize);
         } else {
             let i = self.g.board.len() + self.g.counter(z, p, k);
             self.st.data[i] -= n as u16;

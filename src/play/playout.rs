@@ -48,7 +48,10 @@ fn playout_w<const W: usize>(
     let mut searcher = Searcher::<W>::default();
     let mut succ = Successors::<W>::default();
     let mut branching = 0;
+    // A ply is a move of a player, or a turn that chance alone played.
     let mut plies = 0;
+    let mut turn_ply = start.ply;
+    let mut moved = false;
     let end = |s: State, plies, branching, outcome| {
         Ok(Playout { plies, branching, outcome, moves: Vec::new(), last: s })
     };
@@ -65,6 +68,16 @@ fn playout_w<const W: usize>(
                 return end(s, plies, branching, None);
             };
             crate::eval::search::resolve(p, &mut s, &outcomes[i].0)?;
+            if s.ply != turn_ply {
+                if !moved {
+                    plies += 1;
+                }
+                turn_ply = s.ply;
+                moved = false;
+            }
+            if plies >= max_plies && s.turn() != crate::state::Turn::Over {
+                return end(s, plies, branching, None);
+            }
             continue;
         }
         succ.clear(p.t.players);
@@ -83,6 +96,8 @@ fn playout_w<const W: usize>(
             rng.below(1);
             s = st;
             plies += 1;
+            moved = s.ply == turn_ply;
+            turn_ply = s.ply;
             continue;
         }
         if plies >= max_plies {
@@ -92,6 +107,8 @@ fn playout_w<const W: usize>(
         let i = rng.below(n);
         succ.result(p, i, &mut s)?;
         plies += 1;
+        moved = s.ply == turn_ply;
+        turn_ply = s.ply;
     }
 }
 
@@ -108,6 +125,8 @@ pub fn playout_recorded(
     let mut played = Vec::new();
     let mut branching = 0;
     let mut plies = 0;
+    let mut turn_ply = s.ply();
+    let mut moved = false;
     loop {
         if s.turn() == crate::state::Turn::Chance {
             let outcomes = s.chance_outcomes(g)?;
@@ -118,6 +137,16 @@ pub fn playout_recorded(
             let m = outcomes[i].0.clone();
             s.play_unchecked(g, &m)?;
             played.push(m);
+            if s.ply() != turn_ply {
+                if !moved {
+                    plies += 1;
+                }
+                turn_ply = s.ply();
+                moved = false;
+            }
+            if plies >= max_plies && s.turn() != crate::state::Turn::Over {
+                return Ok(Playout { plies, branching, outcome: None, moves: played, last: s });
+            }
             continue;
         }
         s.legal_moves_into(g, &mut moves)?;
@@ -133,5 +162,7 @@ pub fn playout_recorded(
         s.play_unchecked(g, m)?;
         played.push(m.clone());
         plies += 1;
+        moved = s.ply() == turn_ply;
+        turn_ply = s.ply();
     }
 }

@@ -27,6 +27,20 @@ fn cases() -> Vec<(String, Game)> {
     ] {
         out.push((format!("{name} {set:?}"), crate::game_with(name, set)));
     }
+    // Chance in the middle of a turn, decisions after it, a face-down bag.
+    let dice = "players A, B\npiece Point\npiece Red\npiece Blue\nzone score per player\n\
+                zone bag shared ordered hidden\n\
+                setup { add 2 Red to bag  add 2 Blue to bag  shuffle bag }\n\
+                turn {\n\
+                  random d in range(1, 3) as \"roll\"\n\
+                  either \"take\" { add d Point to score(me) } or \"draw\" {\n\
+                    if count(bag) > 0 { move first(bag) from bag to score(me) }\n\
+                    random e in range(0, 1)\n\
+                    if e == 1 { add 1 Point to score(me) }\n\
+                  }\n\
+                  if count(score(me), Point) >= 5 { win me }\n\
+                }";
+    out.push(("dice".into(), crate::game_text(dice).expect("dice game")));
     out
 }
 
@@ -88,7 +102,9 @@ fn playouts_take_the_same_course_as_the_reference() {
             // The same course by the reference: list, pick, play.
             let mut rng = Rng::new(seed);
             let mut s = s0.clone();
+            // A ply: a player's move, or a turn chance alone played.
             let mut plies = 0;
+            let (mut turn_ply, mut moved) = (s.ply(), false);
             loop {
                 if s.turn() == tabula::Turn::Chance {
                     // Chance decides, with its weights; not a ply.
@@ -97,6 +113,13 @@ fn playouts_take_the_same_course_as_the_reference() {
                     let i = tabula::rng::pick_weighted(&w, w.len(), &mut rng).expect("an outcome");
                     let m = tabula::Move { choices: vec![outcomes[i].0], stuck: false };
                     s = reference::play(&g, &s, &m).expect("chance");
+                    if s.ply() != turn_ply {
+                        plies += u32::from(!moved);
+                        (turn_ply, moved) = (s.ply(), false);
+                    }
+                    if plies >= 300 {
+                        break;
+                    }
                     continue;
                 }
                 let moves = reference::legal_moves(&g, &s).expect("moves");
@@ -106,6 +129,7 @@ fn playouts_take_the_same_course_as_the_reference() {
                 let m = &moves[rng.below(moves.len())];
                 s = reference::play(&g, &s, m).expect("play");
                 plies += 1;
+                (turn_ply, moved) = (s.ply(), s.ply() == turn_ply);
             }
             assert_eq!(p.plies, plies, "{name} seed {seed}: length");
             assert_eq!(p.last, s, "{name} seed {seed}: final position");

@@ -7,6 +7,7 @@
 mod boop;
 mod bug;
 mod bug_off;
+mod chance;
 mod classics;
 mod cli;
 mod crosscheck;

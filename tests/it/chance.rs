@@ -1,0 +1,172 @@
+//! Chance events: `random`, face-down zones, chance nodes, perft through
+//! chance, sampling with the declared probabilities.
+
+use crate::{game_text, position, start};
+use tabula::rng::{pick_weighted, Rng};
+use tabula::{perft, State, Turn};
+
+/// A three-sided die decides each turn's points; the mover takes them or
+/// passes; four points win.
+const DUEL: &str = r#"
+game "Dice duel"
+players A, B
+piece Point
+zone score per player
+turn {
+    random d in range(1, 3) as "roll"
+    either "take" {
+        add d Point to score(me)
+    } or "pass" {
+    }
+    if count(score(me)) >= 4 {
+        win me
+    }
+}
+"#;
+
+#[test]
+fn a_turn_that_starts_with_a_roll_starts_at_a_chance_node() {
+    let g = game_text(DUEL).unwrap();
+    let s = start(&g);
+    assert_eq!(s.turn(), Turn::Chance);
+    let outcomes = s.chance_outcomes(&g).unwrap();
+    let texts: Vec<(String, u32)> =
+        outcomes.iter().map(|(m, w)| (State::move_text(&g, m), *w)).collect();
+    assert_eq!(texts, [("roll 1".into(), 1), ("roll 2".into(), 1), ("roll 3".into(), 1)]);
+    // After the roll the mover decides, knowing it.
+    let s = crate::play(&g, &s, "roll 3");
+    assert_eq!(s.turn(), Turn::Player(0));
+    assert_eq!(crate::moves(&g, &s), ["take", "pass"]);
+    let s = crate::play(&g, &s, "take");
+    assert_eq!(s.count(&g, 0, 0, 0), 3);
+    // B's turn begins with B's roll.
+    assert_eq!(s.turn(), Turn::Chance);
+    assert_eq!(s.current(), 1);
+}
+
+#[test]
+fn perft_expands_chance_nodes() {
+    // Counted by hand (see the game above): each turn is 3 rolls x 2
+    // choices; A can first win on the third move, when A's two takes sum to
+    // 4 or more: of the 6 x 6 (roll, choice) pairs for A's two turns, 30
+    // stay below 4, so perft(4) = 30 x 6 (B's first turn) x 6 (B's second).
+    let g = game_text(DUEL).unwrap();
+    let s = start(&g);
+    let got: Vec<u64> = (1..=4).map(|d| perft(&g, &s, d).unwrap()).collect();
+    assert_eq!(got, [6, 36, 216, 1080]);
+}
+
+#[test]
+fn perft_expands_the_draws_from_a_face_down_deck() {
+    // Bug Off! for two, Ann to play: she holds ant and bee; the deck is an
+    // ant and a bee-net face down, with a slug under them. After her play,
+    // Ben draws: the ant, or the net first (it goes to the row, and he
+    // draws again: the ant).
+    let g = crate::game("bug_off.game");
+    let s = position(
+        &g,
+        "turn Ann\nhand Ann ant 1\nhand Ann bee 2\nhand Ben slug 3\ndraw_pile | ant 1 bee-net 1 | slug",
+    );
+    assert_eq!(s.turn(), Turn::Player(0));
+    // Ann: collect or score, ant or bee: 4 moves; each ends at Ben's draw.
+    assert_eq!(perft(&g, &s, 1).unwrap(), 4);
+    let after = crate::play(&g, &s, "collect ant");
+    assert_eq!(after.turn(), Turn::Chance);
+    let w: Vec<u32> = after.chance_outcomes(&g).unwrap().iter().map(|o| o.1).collect();
+    assert_eq!(w, [1, 1], "ant and bee-net, one each");
+    // Ben then holds slug and ant either way: 2 kinds x 2 ways = 4 moves
+    // (each ends when Ann draws), for each of the two draws and each of
+    // Ann's 4 moves. With the slug missing, the net-first branch would
+    // leave the pile empty: drawing fails, and Ben would have no move.
+    assert_eq!(perft(&g, &s, 2).unwrap(), 4 * 2 * 4);
+}
+
+#[test]
+fn random_over_a_zone_weighs_each_piece() {
+    let text = "players A, B\npiece Red\npiece Blue\nzone bag shared\n\
+                setup { add 1 Red to bag  add 3 Blue to bag }\n\
+                turn { random x in bag as \"drew\"  take x from bag  pass }";
+    let g = game_text(text).unwrap();
+    let s = start(&g);
+    let w: Vec<(String, u32)> =
+        s.chance_outcomes(&g).unwrap().iter().map(|(m, w)| (State::move_text(&g, m), *w)).collect();
+    assert_eq!(w, [("drew Red".into(), 1), ("drew Blue".into(), 3)]);
+}
+
+#[test]
+fn sampled_outcomes_follow_the_declared_probabilities() {
+    // Weights 1, 2, 3, 4 (a bag); 20 000 draws with a fixed seed; the
+    // chi-square statistic with 3 degrees of freedom stays below 16.27
+    // (p = 0.001).
+    let text = "players A, B\npiece W\npiece X\npiece Y\npiece Z\nzone bag shared\n\
+                setup { add 1 W to bag  add 2 X to bag  add 3 Y to bag  add 4 Z to bag }\n\
+                turn { random x in bag  pass }";
+    let g = game_text(text).unwrap();
+    let s = start(&g);
+    let outcomes = s.chance_outcomes(&g).unwrap();
+    let weights: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
+    let mut seen = [0u32; 4];
+    let mut rng = Rng::new(2026);
+    let n = 20_000;
+    for _ in 0..n {
+        seen[pick_weighted(&weights, weights.len(), &mut rng).unwrap()] += 1;
+    }
+    let chi2: f64 = (0..4)
+        .map(|i| {
+            let e = f64::from(n) * f64::from(weights[i]) / 10.0;
+            (f64::from(seen[i]) - e).powi(2) / e
+        })
+        .sum();
+    assert!(chi2 < 16.27, "chi-square {chi2:.2} for {seen:?}");
+    // And a playout's draws come from the same sampler.
+    let mut rng = Rng::new(1);
+    let p = tabula::play::playout_recorded(&g, &s, &mut rng, 1).unwrap();
+    assert_eq!((p.plies, p.moves.len()), (1, 1), "one turn: a chance outcome, then the pass");
+}
+
+#[test]
+fn a_stacked_deck_draws_in_its_order_without_chance() {
+    let g = crate::game("bug_off.game");
+    let s = position(
+        &g,
+        "turn Ann\nhand Ann ant 2\nhand Ann bee 2\nhand Ben slug 3\ndraw_pile ladybug bee",
+    );
+    let after = crate::play(&g, &s, "collect ant");
+    assert_eq!(after.turn(), Turn::Player(1), "the known top card is drawn, no chance");
+    assert!(crate::text(&g, &after).contains("hand Ben Ladybug 1"));
+}
+
+#[test]
+fn face_down_zones_and_turns_under_way_round_trip_as_text() {
+    let g = crate::game("bug_off.game");
+    let s = position(
+        &g,
+        "turn Ann\nhand Ann ant 1\nhand Ann bee 2\nhand Ben slug 3\ndraw_pile ant | bee 2 slug 1 | ladybug",
+    );
+    let text = crate::text(&g, &s);
+    assert!(text.contains("draw_pile Ant | Bee 2 Slug 1 | Ladybug"), "{text}");
+    assert_eq!(State::from_text(&g, &text).unwrap(), s);
+    // Mid-turn: after Ann's play, Ben's draw is due (the ant is known, so
+    // no chance yet... it is: the ant on top is drawn at once).
+    let shuffled =
+        position(&g, "turn Ann\nhand Ann ant 1\nhand Ben slug 3\ndraw_pile | bee 2 slug 1 |");
+    let mid = crate::play(&g, &shuffled, "collect ant");
+    assert_eq!(mid.turn(), Turn::Chance);
+    let text = crate::text(&g, &mid);
+    assert!(text.contains("then collect ant"), "{text}");
+    assert_eq!(State::from_text(&g, &text).unwrap(), mid);
+    let json = serde_json::to_string(&tabula::wire::StateRepr::new(&g, &mid)).unwrap();
+    let back: tabula::wire::StateRepr = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.to_state(&g).unwrap(), mid);
+}
+
+#[test]
+fn the_same_seed_deals_alike_and_a_deal_holds_no_future() {
+    let g = crate::game("bug_off.game");
+    let a = State::initial_seeded(&g, 5).unwrap();
+    assert_eq!(a, State::initial_seeded(&g, 5).unwrap());
+    // The deck after the deal is face down: its order does not exist.
+    let text = crate::text(&g, &a);
+    let deck = text.lines().find(|l| l.starts_with("draw_pile")).unwrap();
+    assert!(deck.starts_with("draw_pile |"), "{deck}");
+}

@@ -53,7 +53,7 @@ pub use engine::{monte_carlo, Engine};
 pub use exec::{Step, Why};
 pub use explain::{explain, Attempt, Verdict};
 pub use notation::MoveError;
-pub use notation::{play_sequence, value_text, SequenceError};
+pub use notation::{choice_text, play_sequence, value_text, SequenceError};
 pub use playout::{playout, playout_recorded, Playout};
 pub use render::{player_tags, render, render_for};
 
@@ -313,6 +313,16 @@ impl State {
     /// Player `p`'s score by the game's `def score(p)`, if it has one.
     pub fn score(&self, g: &Game, p: u8) -> Result<Option<i64>, RunError> {
         with_program!(g, prog => score_w(prog, self, p))
+    }
+
+    /// Approximate memory of this state in bytes: the struct itself plus
+    /// its heap buffers (cells and counters, occupancy sets, ordered zones).
+    pub fn size_bytes(&self) -> usize {
+        std::mem::size_of::<State>()
+            + std::mem::size_of_val(&*self.data)
+            + std::mem::size_of_val(&*self.bits)
+            + self.seqs.capacity() * std::mem::size_of::<Vec<u16>>()
+            + self.seqs.iter().map(|q| q.capacity() * 2).sum::<usize>()
     }
 
     /// The engine's random state (decides future shuffles).

@@ -70,14 +70,13 @@ fn playout_statistics() {
     let o = tabula(&["playout", "games/tictactoe.game", "-n", "20", "--seed", "3"], "");
     let s = out(&o);
     for key in [
-        "games: 20",
+        "playouts: 20 (seed 3",
         "mean length",
         "mean branching factor",
-        "wins X",
-        "wins O",
+        "\nX ",
+        "\nO ",
         "draws",
         "unfinished: 0",
-        "playouts/s",
     ] {
         assert!(s.contains(key), "missing `{key}` in\n{s}");
     }
@@ -91,8 +90,9 @@ fn play_explains_illegal_moves_and_goes_on() {
     );
     assert!(o.status.success(), "{}", err(&o));
     let s = out(&o);
-    assert!(s.contains("`k z9` is not a legal move here"), "{s}");
-    assert!(s.contains("`k` is not a whole move; it may go on with: a1, b1"), "{s}");
+    // Inputs are echoed as typed.
+    assert!(s.contains("`K z9` is not a legal move here"), "{s}");
+    assert!(s.contains("`K` is not a whole move; it may go on with: a1, b1"), "{s}");
     assert!(s.contains("Gray plays"), "{s}");
     assert!(s.contains("Orange K") || s.contains(" OK "), "{s}");
 }
@@ -101,16 +101,19 @@ fn play_explains_illegal_moves_and_goes_on() {
 fn play_with_engines_only_finishes() {
     let o = tabula(&["play", "games/tictactoe.game", "--watch", "--seed", "5"], "");
     assert!(o.status.success());
-    assert!(out(&o).contains("Game over:"), "{}", out(&o));
+    let s = out(&o);
+    assert!(s.contains("Game over:"), "{s}");
+    // The result is said once.
+    assert_eq!(s.to_lowercase().matches("game over").count(), 1, "{s}");
 }
 
 #[test]
 fn card_game_views_hide_what_the_rules_hide() {
     // A spectator sees sizes only; a player sees their own hand.
-    let o = tabula(&["show", "games/bug_off.game"], "");
+    let o = tabula(&["show", "games/bug_off.game", "--seed", "0"], "");
     let s = out(&o);
     assert!(s.contains("draw_pile: 59 hidden") && s.contains("Ann hand: 4 hidden"), "{s}");
-    let o = tabula(&["show", "games/bug_off.game", "--as", "Ben"], "");
+    let o = tabula(&["show", "games/bug_off.game", "--as", "Ben", "--seed", "0"], "");
     let s = out(&o);
     assert!(s.contains("Ann hand: 4 hidden") && !s.contains("Ben hand: 3 hidden"), "{s}");
     let o = tabula(&["show", "games/bug_off.game", "--json"], "");
@@ -169,9 +172,7 @@ fn record_and_replay() {
 fn card_game_playout_statistics() {
     let o = tabula(&["playout", "games/bug_off.game", "-n", "30", "--set", "players=4"], "");
     let s = out(&o);
-    for key in
-        ["mean length", "mean score Dev", "decided by a tie-break", "shared wins", "playouts/s"]
-    {
+    for key in ["mean length", "mean score", "\nDev ", "wins by a tie-break", "shared wins"] {
         assert!(s.contains(key), "missing `{key}` in\n{s}");
     }
 }
@@ -184,4 +185,300 @@ fn after_reads_moves_with_or_without_commas() {
     assert!(a.contains("to move: Gray"), "{a}");
     let o = tabula(&["moves", "games/bug.game", "--after", "c3 a1 b4"], "");
     assert!(o.status.success(), "{}", err(&o));
+}
+
+/// Standard output parsed as JSON, with timings (which vary) removed.
+fn json(o: &Output) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(&out(o))
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", out(o), err(o)));
+    strip_timings(&mut v);
+    v
+}
+
+fn strip_timings(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|k, _| k != "seconds" && !k.ends_with("_per_second"));
+            m.values_mut().for_each(strip_timings);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip_timings),
+        _ => {}
+    }
+}
+
+fn pretty(v: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(v).expect("json")
+}
+
+/// A scratch folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn jobs_do_not_change_results() {
+    let runs = [
+        vec!["playout", "games/tictactoe.game", "-n", "300", "--seed", "5", "-q"],
+        vec!["playout", "games/bug_off.game", "-n", "100", "--seed", "5", "-q", "--json"],
+        vec!["perft", "games/boop.game", "3", "--divide", "-q"],
+        vec!["bench", "games/bug.game", "-n", "20", "--depth", "2", "--seed", "5", "--json"],
+    ];
+    for args in runs {
+        let mut one = args.clone();
+        one.extend(["-j", "1"]);
+        let mut two = args.clone();
+        two.extend(["-j", "2"]);
+        let (a, b) = (tabula(&one, ""), tabula(&two, ""));
+        assert!(a.status.success() && b.status.success(), "{args:?}: {}{}", err(&a), err(&b));
+        if args.contains(&"--json") {
+            assert_eq!(json(&a), json(&b), "{args:?}");
+        } else {
+            assert_eq!(out(&a), out(&b), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn bench_without_a_file_measures_every_bundled_game() {
+    let o = tabula(&["bench", "-n", "1", "--depth", "1", "--seed", "1", "--json"], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let v = json(&o);
+    let listed: Vec<String> = v
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|r| r["file"].as_str().expect("file").to_string())
+        .collect();
+    let bundled: Vec<String> = crate::files(&crate::root().join("games"), "game")
+        .iter()
+        .map(|p| format!("games/{}", p.file_name().expect("name").to_string_lossy()))
+        .collect();
+    assert_eq!(listed, bundled, "src/cli/bundled.rs must list games/*.game");
+    for r in v.as_array().expect("a list") {
+        assert!(r["state_bytes"].as_u64().expect("size") > 0, "{r}");
+        assert_eq!(r["playouts"], 1, "{r}");
+    }
+    // The table: one header and one row per game.
+    let o = tabula(&["bench", "-n", "1", "--depth", "1", "--seed", "1"], "");
+    let s = out(&o);
+    assert_eq!(s.lines().count(), bundled.len() + 1, "{s}");
+    for col in ["playouts/s", "moves/s", "perft nodes/s", "state bytes"] {
+        assert!(s.lines().next().is_some_and(|h| h.contains(col)), "{s}");
+    }
+}
+
+#[test]
+fn help_of_every_verb() {
+    let mut all = String::new();
+    for verb in ["check", "show", "moves", "explain", "perft", "playout", "bench", "play", "replay"]
+    {
+        let o = tabula(&[verb, "--help"], "");
+        assert!(o.status.success(), "{verb}: {}", err(&o));
+        let text = out(&o);
+        // Every argument has help text.
+        // Every argument has help text: on its line, or on the next (long help).
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if !line.starts_with("  ") || !line.trim_start().starts_with(['-', '<']) {
+                continue;
+            }
+            let next = lines.get(i + 1).copied().unwrap_or("");
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let below = !next.trim().is_empty() && indent(next) > indent(line);
+            assert!(line.trim().contains("  ") || below, "{verb}: no help for `{line}`");
+        }
+        all.push_str(&format!("===== tabula {verb} --help\n{text}\n"));
+    }
+    insta::assert_snapshot!("help_verbs", all);
+    let o = tabula(&["help"], "");
+    assert!(o.status.success());
+    assert!(out(&o).contains("Examples:"), "{}", out(&o));
+    insta::assert_snapshot!("help", out(&o));
+}
+
+#[test]
+fn exit_codes() {
+    let code = |args: &[&str]| tabula(args, "").status.code().expect("exit code");
+    // 0: success.
+    assert_eq!(code(&["check", "games/tictactoe.game"]), 0);
+    assert_eq!(code(&["explain", "games/tictactoe.game", "b2"]), 0);
+    // 1: the game, a position or a move is wrong.
+    assert_eq!(code(&["check", "tests/errors/unknown_name.game"]), 1);
+    assert_eq!(code(&["explain", "games/tictactoe.game", "z9"]), 1);
+    assert_eq!(code(&["explain", "games/tictactoe.game", "b2", "--after", "b2"]), 1);
+    assert_eq!(code(&["moves", "games/tictactoe.game", "--after", "b2 b2"]), 1);
+    assert_eq!(code(&["perft", "games/boop.game", "1", "--set", "size=99"]), 1);
+    // Warnings pass, unless denied.
+    assert_eq!(code(&["check", "tests/warnings/unused.game"]), 0);
+    assert_eq!(code(&["check", "tests/warnings/unused.game", "--deny-warnings"]), 1);
+    // 2: the command line is wrong.
+    assert_eq!(code(&["perft", "games/tictactoe.game"]), 2);
+    assert_eq!(code(&["perft", "games/tictactoe.game", "x"]), 2);
+    assert_eq!(code(&["show", "games/tictactoe.game", "--bogus"]), 2);
+    assert_eq!(code(&["show", "games/tictactoe.game", "--set", "size"]), 2);
+    assert_eq!(code(&["show", "games/nothing_here.game"]), 2);
+    assert_eq!(code(&["show", "games/bug_off.game", "--as", "Zed"]), 2);
+    assert_eq!(code(&[]), 2);
+}
+
+#[test]
+fn set_last_value_wins() {
+    let o = tabula(&["perft", "games/boop.game", "1", "--set", "size=7", "--set", "size=5"], "");
+    assert_eq!(out(&o), "perft(1) = 25\n", "{}", err(&o));
+    let o = tabula(&["perft", "games/boop.game", "1", "--set", "size=5", "--set", "size=7"], "");
+    assert_eq!(out(&o), "perft(1) = 49\n", "{}", err(&o));
+}
+
+#[test]
+fn show_and_play_deal_the_same_hands_for_a_seed() {
+    for seed in ["4", "9"] {
+        let shown =
+            out(&tabula(&["show", "games/bug_off.game", "--as", "Ann", "--seed", seed], ""));
+        let played = out(&tabula(&["play", "games/bug_off.game", "--seed", seed], "quit\n"));
+        let hand = |s: &str| {
+            s.lines().find(|l| l.starts_with("Ann hand:")).unwrap_or("(no hand)").to_string()
+        };
+        assert_eq!(hand(&shown), hand(&played), "seed {seed}:\n{shown}\n{played}");
+        assert!(played.contains(&format!("(seed {seed})")), "{played}");
+    }
+    // Without --seed, a random seed is drawn and said, and it repeats the deal.
+    let o = tabula(&["show", "games/bug_off.game", "--as", "Ann"], "");
+    let e = err(&o);
+    let seed = e
+        .split("--seed ")
+        .nth(1)
+        .and_then(|s| s.split(')').next())
+        .unwrap_or_else(|| panic!("no seed in {e}"));
+    let again = tabula(&["show", "games/bug_off.game", "--as", "Ann", "--seed", seed], "");
+    assert_eq!(out(&o), out(&again));
+}
+
+#[test]
+fn progress_is_absent_when_stderr_is_not_a_terminal() {
+    for args in [
+        vec!["perft", "games/boop.game", "3", "--divide"],
+        vec!["playout", "games/tictactoe.game", "-n", "200", "--seed", "1"],
+        vec!["bench", "games/tictactoe.game", "-n", "20", "--depth", "2"],
+    ] {
+        let o = tabula(&args, "");
+        assert!(o.status.success(), "{args:?}: {}", err(&o));
+        let e = err(&o);
+        assert!(!e.contains('\r') && !e.contains("\x1b[") && !e.contains("=>"), "{args:?}: {e:?}");
+        // Only the one timing line, which `-q` silences too.
+        assert!(e.lines().count() <= 1, "{args:?}: {e}");
+        let mut quiet = args.clone();
+        quiet.push("-q");
+        assert_eq!(err(&tabula(&quiet, "")), "", "{args:?}");
+    }
+}
+
+#[test]
+fn json_of_every_verb_on_a_fixed_position() {
+    let after = "b2 a1 c3";
+    let mut all = String::new();
+    let mut add = |what: &str, args: &[&str], success: bool| {
+        let o = tabula(args, "");
+        assert_eq!(o.status.success(), success, "{what}: {}", err(&o));
+        all.push_str(&format!("===== {what}\n{}\n", pretty(&json(&o))));
+    };
+    let ttt = "games/tictactoe.game";
+    add("show", &["show", ttt, "--after", after, "--seed", "1", "--json"], true);
+    add("moves", &["moves", ttt, "--after", after, "--json"], true);
+    add("moves (boop, choices)", &["moves", "games/boop.game", "--set", "size=3", "--json"], true);
+    add("moves (a winning move)", &["moves", ttt, "--after", "a1 b1 a2 b2", "--json"], true);
+    add("moves (game over)", &["moves", ttt, "--after", "a1 b1 a2 b2 a3", "--json"], true);
+    add("explain (legal)", &["explain", ttt, "a3", "--after", after, "--json"], true);
+    add("explain (illegal)", &["explain", ttt, "b2", "--after", after, "--json"], false);
+    add("perft", &["perft", ttt, "2", "--after", after, "--json"], true);
+    add("perft --divide", &["perft", ttt, "2", "--after", after, "--divide", "--json"], true);
+    add("playout", &["playout", ttt, "-n", "50", "--seed", "2", "--after", after, "--json"], true);
+    add(
+        "playout (scores, tie-breaks)",
+        &[
+            "playout",
+            "games/bug_off.game",
+            "-n",
+            "40",
+            "--seed",
+            "2",
+            "--set",
+            "players=4",
+            "--json",
+        ],
+        true,
+    );
+    add("bench", &["bench", ttt, "-n", "5", "--depth", "2", "--seed", "1", "--json"], true);
+    add("check", &["check", ttt, "--json"], true);
+    add("check (errors)", &["check", "tests/errors/several_errors.game", "--json"], false);
+    add("check (warnings)", &["check", "tests/warnings/unused.game", "--json"], true);
+    insta::assert_snapshot!("json", all);
+    let denied = tabula(&["check", "tests/warnings/unused.game", "--json", "--deny-warnings"], "");
+    assert_eq!(denied.status.code(), Some(1));
+    assert_eq!(json(&denied)["ok"], false);
+}
+
+#[test]
+fn position_round_trips_through_json_and_text() {
+    let dir = scratch("position");
+    for (game, after, extra) in [
+        ("games/boop.game", "K c3, K d4, K f6", vec![]),
+        ("games/bug_off.game", "", vec!["--reveal", "--seed", "3"]),
+        ("games/snekagon.game", "", vec![]),
+    ] {
+        let mut args = vec!["show", game, "--after", after];
+        args.extend(&extra);
+        for (flag, name) in [("--json", "p.json"), ("--text", "p.txt")] {
+            let mut first = args.clone();
+            first.push(flag);
+            let a = tabula(&first, "");
+            assert!(a.status.success(), "{game} {flag}: {}", err(&a));
+            let path = dir.join(name);
+            std::fs::write(&path, out(&a)).expect("write");
+            let p = path.to_string_lossy().into_owned();
+            let mut again = vec!["show", game, "--position", &p, flag];
+            again.extend(&extra);
+            let b = tabula(&again, "");
+            assert!(b.status.success(), "{game} {flag}: {}", err(&b));
+            assert_eq!(out(&a), out(&b), "{game} {flag}");
+            // Both formats are read by every verb that takes `--position`.
+            let m = tabula(&["moves", game, "--position", &p], "");
+            let direct = tabula(&["moves", game, "--after", after, "--seed", "3"], "");
+            assert_eq!(out(&m), out(&direct), "{game} {flag}");
+        }
+    }
+    // A view that hides cards cannot be read back, and says why.
+    let a = tabula(&["show", "games/bug_off.game", "--json", "--seed", "3"], "");
+    let path = dir.join("hidden.json");
+    std::fs::write(&path, out(&a)).expect("write");
+    let b = tabula(&["show", "games/bug_off.game", "--position", &path.to_string_lossy()], "");
+    assert_eq!(b.status.code(), Some(1));
+    assert!(err(&b).contains("--reveal"), "{}", err(&b));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn replay_finds_the_game_beside_the_record() {
+    let dir = scratch("replay");
+    let path = dir.join("game.json");
+    let p = path.to_string_lossy().into_owned();
+    let o = tabula(&["play", "games/connect4.game", "--watch", "--seed", "3", "--record", &p], "");
+    assert!(o.status.success(), "{}", err(&o));
+    // From another folder.
+    let o = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["replay", &p])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("run");
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("moves replayed"), "{}", out(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn errors_echo_input_as_typed() {
+    let o = tabula(&["moves", "games/boop.game", "--after", "K c3, K Z9"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("`K Z9` is not a legal move here"), "{}", err(&o));
 }

@@ -1,0 +1,116 @@
+//! `tabula show`, `moves` and `explain`: one position, read-only.
+
+use super::common::{load, print_json, run_err, seat, start, Ctx};
+use super::{json, reported, usage, From, Result};
+use miette::miette;
+use tabula::eval::{render_for, Verdict};
+use tabula::wire::{observe, ExplanationRepr, StateRepr, Viewer};
+use tabula::{Game, State};
+
+/// Runs `tabula show`.
+pub fn show(
+    ctx: &Ctx,
+    file: &str,
+    from: &From,
+    viewer: Option<&str>,
+    reveal: bool,
+    text: bool,
+    json: bool,
+) -> Result<()> {
+    let g = load(ctx, file)?;
+    let s = start(ctx, &g, from)?;
+    // Without `--reveal`, a game with hidden zones shows only what the
+    // chosen player (or, by default, anybody) may see.
+    let view = match (viewer, reveal) {
+        (_, true) => Viewer::All,
+        (Some(v), false) => Viewer::Player(seat(&g, v)?),
+        (None, false) if g.has_hidden_information() => Viewer::Public,
+        (None, false) => Viewer::All,
+    };
+    let hides = g.has_hidden_information() && view != Viewer::All;
+    match (json, text) {
+        (_, true) if hides => Err(usage(miette!(
+            help = "add `--reveal` to print everything, hidden zones included",
+            "the position text shows every zone, and this view hides some"
+        ))),
+        (_, true) => {
+            say_part!("{}", s.to_text(&g));
+            Ok(())
+        }
+        (true, _) if view == Viewer::All => print_json(&StateRepr::new(&g, &s)),
+        (true, _) => print_json(&observe(&g, &s, view)),
+        (false, _) => {
+            say_part!("{}", render_for(&g, &s, view));
+            Ok(())
+        }
+    }
+}
+
+/// Runs `tabula moves`.
+pub fn moves(ctx: &Ctx, file: &str, from: &From, json: bool) -> Result<()> {
+    let g = load(ctx, file)?;
+    let s = start(ctx, &g, from)?;
+    let moves = s.legal_moves(&g).map_err(|e| run_err(&g, e))?;
+    if json {
+        return print_json(&json::moves(&g, &s, &moves).map_err(|e| run_err(&g, e))?);
+    }
+    for m in &moves {
+        say!("{}", State::move_text(&g, m));
+    }
+    if moves.is_empty() {
+        match s.outcome(&g).map_err(|e| run_err(&g, e))? {
+            Some(o) => say!("(no moves: game over, {})", o.describe(&g)),
+            None => say!("(no moves)"),
+        }
+    }
+    Ok(())
+}
+
+/// Runs `tabula explain`; fails (exit status 1) unless the move is legal.
+pub fn explain(ctx: &Ctx, file: &str, mv: &str, from: &From, json: bool) -> Result<()> {
+    let g = load(ctx, file)?;
+    let s = start(ctx, &g, from)?;
+    let v = tabula::eval::explain(&g, &s, mv).map_err(|e| run_err(&g, e))?;
+    if json {
+        let repr = ExplanationRepr::new(&g, mv, &v, mover_view(&g, &s));
+        print_json(&repr)?;
+    } else {
+        say_part!("{}", explanation_text(&g, &s, mv, &v));
+    }
+    match v {
+        Verdict::Legal { .. } => Ok(()),
+        _ => Err(reported()),
+    }
+}
+
+/// What the mover may see.
+fn mover_view(g: &Game, s: &State) -> Viewer {
+    if g.has_hidden_information() {
+        Viewer::Player(s.current())
+    } else {
+        Viewer::All
+    }
+}
+
+/// An explanation for people: the path of a legal move and the position
+/// after it, or each failed reading as a report on the game file.
+pub fn explanation_text(g: &Game, s: &State, input: &str, v: &Verdict) -> String {
+    let view = mover_view(g, s);
+    match v {
+        Verdict::Illegal { attempts } => {
+            let mut out = String::new();
+            if attempts.len() > 1 {
+                out.push_str(&format!("`{input}` was read {} ways; each fails:\n", attempts.len()));
+            }
+            for a in attempts {
+                out.push_str(&format!("{:?}\n", miette::Report::new(a.to_problem(g, input))));
+            }
+            out
+        }
+        Verdict::Legal { after, .. } => {
+            let repr = ExplanationRepr::new(g, input, v, view);
+            format!("{}\nAfter it:\n{}", repr.to_text(), render_for(g, after, view))
+        }
+        Verdict::Incomplete { .. } => ExplanationRepr::new(g, input, v, view).to_text(),
+    }
+}

@@ -54,6 +54,7 @@ Examples:
   tabula bench                                       speed of every bundled game
   tabula play games/boop.game --as Gray              play Gray against the engine
   tabula perft games/boop.game 1 --set size=8        a variant: any `param` can be set
+  tabula completions bash                            shell completions (bash, zsh, fish, ...)
 
 Exit status: 0 success, 1 a problem with the game, a position or a move,
 2 a problem with the command line. See docs/cli.md for the JSON schemas.";
@@ -283,6 +284,19 @@ enum Command {
         #[arg(value_name = "RECORD")]
         record: String,
     },
+    /// Print a shell completion script, e.g. `tabula completions bash > ~/.local/share/bash-completion/completions/tabula`.
+    Completions {
+        /// The shell.
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff): `tabula man > tabula.1`, or a verb's
+    /// page, `tabula man perft > tabula-perft.1`.
+    Man {
+        /// The verb (default: the page of `tabula` itself).
+        #[arg(value_name = "VERB")]
+        verb: Option<String>,
+    },
 }
 
 /// Why the command failed: the exit status and the report to print (none
@@ -376,5 +390,28 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
             play::play(ctx, &game.file, &seats, watch, &from, record.as_deref(), engine)
         }
         Command::Replay { record } => play::replay(ctx, &record),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "tabula", &mut out);
+            say_part!("{}", String::from_utf8_lossy(&out));
+            Ok(())
+        }
+        Command::Man { verb } => {
+            let mut cmd = Cli::command();
+            cmd.build();
+            if let Some(v) = verb {
+                let Some(sub) = cmd.find_subcommand(&v).cloned() else {
+                    return Err(usage(miette::miette!("no verb `{v}`")));
+                };
+                cmd = sub
+                    .name(format!("tabula-{v}"))
+                    .bin_name(format!("tabula {v}"))
+                    .version(env!("CARGO_PKG_VERSION"));
+            }
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut out).map_err(|e| miette::miette!("{e}"))?;
+            say_part!("{}", String::from_utf8_lossy(&out));
+            Ok(())
+        }
     }
 }

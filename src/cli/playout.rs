@@ -240,6 +240,7 @@ pub fn playout(
     let seed = ctx.seed();
     let fixed = if from.is_set() { Some(start(ctx, &g, from)?) } else { None };
     let pb = progress::bar(ctx, n, "playouts");
+    pb.set_prefix(g.name.clone());
     let t = Instant::now();
     let r = run(&g, fixed.as_ref(), seed, n, max_plies, jobs, None, |k| pb.inc(k));
     pb.finish_and_clear();

@@ -13,10 +13,8 @@ pub fn bar(ctx: &Ctx, len: u64, what: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let pb = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr_with_hz(10));
-    let template = format!(
-        "{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {what} \
-         ({{per_sec}}, {{eta}} left) {{msg}}"
-    );
+    let template =
+        format!("{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {what}, {{eta}} left {{msg}}");
     if let Ok(style) = ProgressStyle::with_template(&template) {
         pb.set_style(style.progress_chars("=> "));
     }

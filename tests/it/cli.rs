@@ -272,12 +272,23 @@ fn bench_without_a_file_measures_every_bundled_game() {
 #[test]
 fn help_of_every_verb() {
     let mut all = String::new();
-    for verb in ["check", "show", "moves", "explain", "perft", "playout", "bench", "play", "replay"]
-    {
+    let verbs = [
+        "check",
+        "show",
+        "moves",
+        "explain",
+        "perft",
+        "playout",
+        "bench",
+        "play",
+        "replay",
+        "completions",
+        "man",
+    ];
+    for verb in verbs {
         let o = tabula(&[verb, "--help"], "");
         assert!(o.status.success(), "{verb}: {}", err(&o));
         let text = out(&o);
-        // Every argument has help text.
         // Every argument has help text: on its line, or on the next (long help).
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
@@ -481,4 +492,22 @@ fn errors_echo_input_as_typed() {
     let o = tabula(&["moves", "games/boop.game", "--after", "K c3, K Z9"], "");
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("`K Z9` is not a legal move here"), "{}", err(&o));
+}
+
+#[test]
+fn completions_and_man_pages() {
+    for (shell, marker) in
+        [("bash", "_tabula()"), ("zsh", "#compdef tabula"), ("fish", "complete -c tabula")]
+    {
+        let o = tabula(&["completions", shell], "");
+        assert!(o.status.success(), "{shell}: {}", err(&o));
+        assert!(out(&o).contains(marker), "{shell}: {}", out(&o));
+        assert!(out(&o).contains("playout"), "{shell}");
+    }
+    let o = tabula(&["man"], "");
+    assert!(out(&o).starts_with(".ie") && out(&o).contains(".TH tabula 1"), "{}", out(&o));
+    let o = tabula(&["man", "perft"], "");
+    assert!(out(&o).contains(".TH tabula-perft 1"), "{}", out(&o));
+    assert!(out(&o).contains("divide"), "{}", out(&o));
+    assert_eq!(tabula(&["man", "nope"], "").status.code(), Some(2));
 }

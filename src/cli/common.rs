@@ -138,15 +138,41 @@ pub fn run_err(g: &Game, e: tabula::RunError) -> Failure {
 /// The starting position: `--position` or the initial position dealt by
 /// the seed, then the `--after` moves.
 pub fn start(ctx: &Ctx, g: &Game, from: &From) -> Result<State> {
-    let s = match &from.position {
-        Some(p) => read_position(g, p)?,
+    after(g, base(ctx, g, from)?, from)
+}
+
+/// The position before the `--after` moves: `--position`, or the initial
+/// position dealt by the seed.
+pub fn base(ctx: &Ctx, g: &Game, from: &From) -> Result<State> {
+    match &from.position {
+        Some(p) => read_position(g, p),
         None => {
             let s = State::initial_seeded(g, ctx.seed()).map_err(|e| run_err(g, e))?;
             ctx.note_seed(g);
-            s
+            Ok(s)
         }
+    }
+}
+
+/// The last of the `--after` moves that led from `base` to `end`, found by
+/// replaying ever shorter prefixes of the moves.
+pub fn last_move(g: &Game, base: &State, after: &str, end: &State) -> Option<tabula::Move> {
+    let (parts, sep): (Vec<&str>, &str) = if after.contains([',', ';']) {
+        (after.split([',', ';']).map(str::trim).filter(|m| !m.is_empty()).collect(), ", ")
+    } else {
+        (after.split_whitespace().collect(), " ")
     };
-    after(g, s, from)
+    for k in 1..=parts.len() {
+        let prefix = parts[..parts.len() - k].join(sep);
+        let Ok(p) = tabula::eval::play_sequence(g, base, &prefix) else { continue };
+        for m in p.legal_moves(g).ok()? {
+            let mut t = p.clone();
+            if t.play_unchecked(g, &m).is_ok() && t == *end {
+                return Some(m);
+            }
+        }
+    }
+    None
 }
 
 /// Plays the `--after` moves, if any.

@@ -35,6 +35,7 @@ mod common;
 mod json;
 mod par;
 mod perft;
+mod picture;
 mod play;
 mod playout;
 mod progress;
@@ -171,6 +172,10 @@ enum Command {
         /// Print the position text that `--position` reads.
         #[arg(long, conflicts_with = "json")]
         text: bool,
+        /// Draw the position as SVG into this file (`-` for stdout), the
+        /// last `--after` move marked.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "text"])]
+        svg: Option<String>,
         #[command(flatten)]
         json: Json,
     },
@@ -283,6 +288,10 @@ enum Command {
         /// The record file; its game path is read relative to it.
         #[arg(value_name = "RECORD")]
         record: String,
+        /// Also write one HTML page that steps through the game, move by
+        /// move, with SVG boards.
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
     },
     /// Print a shell completion script, e.g. `tabula completions bash > ~/.local/share/bash-completion/completions/tabula`.
     Completions {
@@ -365,8 +374,14 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
         Command::Check { game, passes, deny_warnings, json } => {
             check::check(ctx, &game.file, passes, deny_warnings, json.json)
         }
-        Command::Show { game, from, viewer, reveal, text, json } => {
-            show::show(ctx, &game.file, &from, viewer.as_deref(), reveal, text, json.json)
+        Command::Show { game, from, viewer, reveal, text, svg, json } => {
+            let out = match (svg, text, json.json) {
+                (Some(f), _, _) => show::Out::Svg(f),
+                (_, true, _) => show::Out::Text,
+                (_, _, true) => show::Out::Json,
+                _ => show::Out::Drawing,
+            };
+            show::show(ctx, &game.file, &from, viewer.as_deref(), reveal, out)
         }
         Command::Moves { game, from, json } => show::moves(ctx, &game.file, &from, json.json),
         Command::Explain { game, mv, from, json } => {
@@ -389,7 +404,7 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
             };
             play::play(ctx, &game.file, &seats, watch, &from, record.as_deref(), engine)
         }
-        Command::Replay { record } => play::replay(ctx, &record),
+        Command::Replay { record, html } => play::replay(ctx, &record, html.as_deref()),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tabula", &mut out);

@@ -3,7 +3,7 @@
 
 use super::common::{load, load_with, move_error, read, run_err, seat, start, Ctx};
 use super::show::explanation_text;
-use super::{usage, From, Result};
+use super::{picture, usage, From, Result};
 use miette::{miette, IntoDiagnostic};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -240,7 +240,7 @@ fn game_of(record: &str, game: &str) -> String {
 }
 
 /// Runs `tabula replay`.
-pub fn replay(ctx: &Ctx, record: &str) -> Result<()> {
+pub fn replay(ctx: &Ctx, record: &str, html: Option<&str>) -> Result<()> {
     if ctx.has_seed() || !ctx.overrides()?.is_empty() {
         return Err(usage(miette!(
             "`replay` takes the seed and the parameters from the record: drop `--seed` and `--set`"
@@ -257,7 +257,12 @@ pub fn replay(ctx: &Ctx, record: &str) -> Result<()> {
         }
         None => State::initial_seeded(&g, rec.seed).map_err(|e| run_err(&g, e))?,
     };
+    let mut frames = Vec::new();
+    if html.is_some() {
+        frames.push(("start".to_string(), picture::svg(&g, &s, Viewer::All, &[])));
+    }
     for (i, m) in rec.moves.iter().enumerate() {
+        let mover = g.players[s.current() as usize].clone();
         let mv = match s.parse_move(&g, m) {
             Ok(mv) => mv,
             Err(MoveError::Rule(e)) => return Err(run_err(&g, e)),
@@ -268,6 +273,13 @@ pub fn replay(ctx: &Ctx, record: &str) -> Result<()> {
             }
         };
         s.play_unchecked(&g, &mv).map_err(|e| run_err(&g, e))?;
+        if html.is_some() {
+            let marked = picture::move_cells(&g, &mv);
+            frames.push((
+                format!("{}. {mover}: {m}", i + 1),
+                picture::svg(&g, &s, Viewer::All, &marked),
+            ));
+        }
     }
     let outcome = s.outcome(&g).map_err(|e| run_err(&g, e))?.map(|o| o.describe(&g));
     if outcome != rec.outcome {
@@ -286,5 +298,15 @@ pub fn replay(ctx: &Ctx, record: &str) -> Result<()> {
         None => say_part!("{}", render_for(&g, &s, Viewer::All)),
     }
     say!("{} moves replayed.", rec.moves.len());
+    if let Some(path) = html {
+        if let Some(o) = &outcome {
+            if let Some(last) = frames.last_mut() {
+                last.0.push_str(&format!(" — {o}"));
+            }
+        }
+        let page = picture::html(&format!("{} — {record}", g.name), &frames);
+        std::fs::write(path, page).map_err(|e| usage(miette!("cannot write `{path}`: {e}")))?;
+        say!("Wrote {path}: {} steps.", frames.len());
+    }
     Ok(())
 }

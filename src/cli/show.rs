@@ -1,11 +1,23 @@
 //! `tabula show`, `moves` and `explain`: one position, read-only.
 
-use super::common::{load, print_json, run_err, seat, start, Ctx};
-use super::{json, reported, usage, From, Result};
+use super::common::{after, base, last_move, load, print_json, run_err, seat, start, Ctx};
+use super::{json, picture, reported, usage, From, Result};
 use miette::miette;
 use tabula::eval::{render_for, Verdict};
 use tabula::wire::{observe, ExplanationRepr, StateRepr, Viewer};
 use tabula::{Game, State};
+
+/// What `show` prints.
+pub enum Out {
+    /// The text drawing.
+    Drawing,
+    /// The position text.
+    Text,
+    /// JSON.
+    Json,
+    /// An SVG picture, into this file (`-`: stdout).
+    Svg(String),
+}
 
 /// Runs `tabula show`.
 pub fn show(
@@ -14,11 +26,11 @@ pub fn show(
     from: &From,
     viewer: Option<&str>,
     reveal: bool,
-    text: bool,
-    json: bool,
+    out: Out,
 ) -> Result<()> {
     let g = load(ctx, file)?;
-    let s = start(ctx, &g, from)?;
+    let before = base(ctx, &g, from)?;
+    let s = after(&g, before.clone(), from)?;
     // Without `--reveal`, a game with hidden zones shows only what the
     // chosen player (or, by default, anybody) may see.
     let view = match (viewer, reveal) {
@@ -28,20 +40,31 @@ pub fn show(
         (None, false) => Viewer::All,
     };
     let hides = g.has_hidden_information() && view != Viewer::All;
-    match (json, text) {
-        (_, true) if hides => Err(usage(miette!(
+    match out {
+        Out::Text if hides => Err(usage(miette!(
             help = "add `--reveal` to print everything, hidden zones included",
             "the position text shows every zone, and this view hides some"
         ))),
-        (_, true) => {
+        Out::Text => {
             say_part!("{}", s.to_text(&g));
             Ok(())
         }
-        (true, _) if view == Viewer::All => print_json(&StateRepr::new(&g, &s)),
-        (true, _) => print_json(&observe(&g, &s, view)),
-        (false, _) => {
+        Out::Json if view == Viewer::All => print_json(&StateRepr::new(&g, &s)),
+        Out::Json => print_json(&observe(&g, &s, view)),
+        Out::Drawing => {
             say_part!("{}", render_for(&g, &s, view));
             Ok(())
+        }
+        Out::Svg(path) => {
+            let last = from.after.as_deref().and_then(|a| last_move(&g, &before, a, &s));
+            let marked = last.map(|m| picture::move_cells(&g, &m)).unwrap_or_default();
+            let svg = picture::svg(&g, &s, view, &marked);
+            if path == "-" {
+                say_part!("{svg}");
+                Ok(())
+            } else {
+                std::fs::write(&path, svg).map_err(|e| usage(miette!("cannot write `{path}`: {e}")))
+            }
         }
     }
 }

@@ -511,3 +511,227 @@ fn completions_and_man_pages() {
     assert!(out(&o).contains("divide"), "{}", out(&o));
     assert_eq!(tabula(&["man", "nope"], "").status.code(), Some(2));
 }
+
+/// Every element of an SVG or HTML text with a `class` attribute: its
+/// classes and its `data-*` attributes.
+fn tagged(text: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    for tag in text.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap_or("");
+        let mut attrs = Vec::new();
+        let mut rest = tag;
+        while let Some(eq) = rest.find("=\"") {
+            let name = rest[..eq].rsplit(' ').next().unwrap_or("").to_string();
+            let after = &rest[eq + 2..];
+            let end = after.find('"').unwrap_or(after.len());
+            attrs.push((name, after[..end].to_string()));
+            rest = &after[(end + 1).min(after.len())..];
+        }
+        if let Some((_, class)) = attrs.iter().find(|(n, _)| n == "class") {
+            let class = class.clone();
+            out.push((class, attrs.into_iter().filter(|(n, _)| n.starts_with("data-")).collect()));
+        }
+    }
+    out
+}
+
+fn attr<'a>(attrs: &'a [(String, String)], name: &str) -> &'a str {
+    attrs.iter().find(|(n, _)| n == name).map_or("", |(_, v)| v.as_str())
+}
+
+/// For each bundled game, the position after its first legal move: the
+/// arguments of `show` and the game's cell count.
+fn picture_cases() -> Vec<(String, Vec<String>)> {
+    let mut cases = Vec::new();
+    for path in crate::files(&crate::root().join("games"), "game") {
+        let game = format!("games/{}", path.file_name().expect("name").to_string_lossy());
+        let first = out(&tabula(&["moves", &game, "--seed", "1"], ""));
+        let first = first.lines().next().unwrap_or("").to_string();
+        let args: Vec<String> =
+            ["show", &game, "--seed", "1", "--reveal", "--after", &first].map(String::from).into();
+        cases.push((game, args));
+    }
+    cases
+}
+
+#[test]
+fn svg_of_every_bundled_game() {
+    let mut summary = String::new();
+    for (game, args) in picture_cases() {
+        let mut svg_args: Vec<&str> = args.iter().map(String::as_str).collect();
+        svg_args.extend(["--svg", "-"]);
+        let o = tabula(&svg_args, "");
+        assert!(o.status.success(), "{game}: {}", err(&o));
+        let svg = out(&o);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{game}");
+        let els = tagged(&svg);
+        type El = (String, Vec<(String, String)>);
+        let of = |class: &str| -> Vec<&El> {
+            els.iter().filter(|(c, _)| c.split(' ').any(|x| x == class)).collect()
+        };
+        // One cell per board cell.
+        let mut json_args: Vec<&str> = args.iter().map(String::as_str).collect();
+        json_args.push("--json");
+        let position = json(&tabula(&json_args, ""));
+        let check = json(&tabula(&["check", &game, "--json"], ""));
+        let cells = check["game"]["cells"].as_u64().expect("cells") as usize;
+        assert_eq!(of("cell").len(), cells, "{game}");
+        // The pieces stand where the position says.
+        let mut drawn: Vec<String> = of("piece")
+            .iter()
+            .map(|(_, a)| {
+                format!(
+                    "{} {} {}",
+                    attr(a, "data-cell"),
+                    attr(a, "data-player"),
+                    attr(a, "data-kind")
+                )
+            })
+            .collect();
+        let mut expected: Vec<String> = position["pieces"]
+            .as_array()
+            .expect("pieces")
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {} {}",
+                    p[0].as_str().unwrap(),
+                    p[1].as_str().unwrap(),
+                    p[2].as_str().unwrap()
+                )
+            })
+            .collect();
+        drawn.sort();
+        expected.sort();
+        assert_eq!(drawn, expected, "{game}");
+        let last: Vec<&str> = of("last").iter().map(|(_, a)| attr(a, "data-cell")).collect();
+        let zones: Vec<String> = of("zone")
+            .iter()
+            .map(|(_, a)| {
+                let owner = attr(a, "data-player");
+                let owner = if owner.is_empty() { String::new() } else { format!(" {owner}") };
+                format!("{}{owner}: {}", attr(a, "data-zone"), attr(a, "data-size"))
+            })
+            .collect();
+        summary.push_str(&format!(
+            "{game} (after `{}`): {} cells; pieces: {}; last move: {}; zones: {}\n",
+            args.last().map_or("", String::as_str),
+            of("cell").len(),
+            drawn.join(", "),
+            last.join(" "),
+            zones.join(", ")
+        ));
+    }
+    insta::assert_snapshot!("svg", summary);
+}
+
+/// The headless Chromium binary, if installed (tests/install_chromium.sh).
+fn chromium() -> Option<&'static str> {
+    let ok = Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: chromium is not installed (tests/install_chromium.sh installs it)");
+    }
+    ok.then_some("chromium")
+}
+
+/// The DOM of a page after its scripts ran, as Chromium renders it.
+fn browse(chromium: &str, url: &str, profile: &std::path::Path) -> String {
+    let o = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1600,1200",
+            &format!("--user-data-dir={}", profile.display()),
+            "--dump-dom",
+            url,
+        ])
+        .output()
+        .expect("run chromium");
+    assert!(o.status.success(), "chromium: {}", err(&o));
+    out(&o)
+}
+
+#[test]
+fn svg_in_a_browser_puts_each_piece_on_its_cell() {
+    let Some(chromium) = chromium() else { return };
+    let dir = scratch("svg-browser");
+    for (game, args) in picture_cases() {
+        let mut svg_args: Vec<&str> = args.iter().map(String::as_str).collect();
+        svg_args.extend(["--svg", "-"]);
+        let svg = out(&tabula(&svg_args, ""));
+        // The browser lays the picture out; the script asks it which cell
+        // lies under the centre of each piece.
+        let page = format!(
+            "<!DOCTYPE html><html><body style=\"margin:0\">{svg}<script>\
+             var out = [];\
+             document.querySelectorAll('circle.piece').forEach(function (p) {{\
+               var r = p.getBoundingClientRect();\
+               var under = document.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2)\
+                 .find(function (e) {{ return e.classList.contains('cell'); }});\
+               out.push(p.dataset.cell + '=' + (under ? under.dataset.cell : 'none'));\
+             }});\
+             document.body.setAttribute('data-result', document.querySelectorAll('.cell').length + ';' + out.join(','));\
+             </script></body></html>"
+        );
+        let path = dir.join("page.html");
+        std::fs::write(&path, page).expect("write");
+        let dom = browse(chromium, &format!("file://{}", path.display()), &dir.join("profile"));
+        let result = dom
+            .split("data-result=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or_else(|| panic!("{game}: the script did not run:\n{dom}"));
+        let (cells, pieces) = result.split_once(';').expect("result");
+        let svg_cells = tagged(&svg).iter().filter(|(c, _)| c == "cell").count();
+        assert_eq!(cells.parse::<usize>().expect("count"), svg_cells, "{game}");
+        for p in pieces.split(',').filter(|p| !p.is_empty()) {
+            let (on, under) = p.split_once('=').expect("pair");
+            assert_eq!(on, under, "{game}: the piece of {on} is drawn over {under}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn html_replay_steps_forward_and_back_in_a_browser() {
+    let dir = scratch("html");
+    let record = dir.join("game.json");
+    let page = dir.join("game.html");
+    let (r, p) = (record.to_string_lossy().into_owned(), page.to_string_lossy().into_owned());
+    let o = tabula(&["play", "games/tictactoe.game", "--watch", "--seed", "2", "--record", &r], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let o = tabula(&["replay", &r, "--html", &p], "");
+    assert!(o.status.success(), "{}", err(&o));
+    let html = std::fs::read_to_string(&page).expect("page");
+    // Self-contained: one SVG per step, nothing loaded from elsewhere.
+    let moves = out(&tabula(&["replay", &r], "")).matches('\n').count();
+    let frames = tagged(&html).iter().filter(|(c, _)| c == "frame").count();
+    assert!(frames >= 6 && html.matches("<svg").count() == frames, "{frames} frames");
+    assert!(!html.contains("src=") && !html.contains("href="), "the page loads nothing");
+    assert!(moves > 0);
+    let Some(chromium) = chromium() else { return };
+    let step = |hash: &str| {
+        let dom = browse(chromium, &format!("file://{p}#{hash}"), &dir.join("profile"));
+        let body = dom.split("<body").nth(1).unwrap_or("");
+        let shown: Vec<&str> = dom
+            .split("class=\"frame shown\" data-step=\"")
+            .skip(1)
+            .map(|s| s.split('"').next().unwrap_or(""))
+            .collect();
+        let at = body.split("data-step=\"").nth(1).and_then(|s| s.split('"').next()).unwrap_or("?");
+        assert_eq!(shown, vec![at], "exactly the current step is shown ({hash})");
+        at.parse::<usize>().expect("step")
+    };
+    assert_eq!(step(""), 0);
+    assert_eq!(step("clicks=fff"), 3);
+    assert_eq!(step("clicks=fffb"), 2);
+    assert_eq!(step("clicks=bb"), 0, "back stops at the start");
+    assert_eq!(
+        step(&format!("clicks={}", "f".repeat(frames + 3))),
+        frames - 1,
+        "forward stops at the end"
+    );
+    assert_eq!(step("step=4&clicks=b"), 3);
+    std::fs::remove_dir_all(&dir).ok();
+}

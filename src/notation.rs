@@ -104,7 +104,7 @@ pub fn value_text(g: &crate::ir::Game, v: Value) -> String {
 
 /// One choice as printed: its label with the value in place of `{}`, or
 /// the label and the value separated by a space, or the value alone.
-pub(crate) fn choice_text(g: &crate::ir::Game, site: u16, v: Value) -> String {
+pub fn choice_text(g: &crate::ir::Game, site: u16, v: Value) -> String {
     if let (Some(branches), Value::Int(b)) = (&g.sites[site as usize].branches, v) {
         return branches.get(b as usize).cloned().flatten().unwrap_or_default();
     }

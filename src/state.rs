@@ -451,6 +451,24 @@ impl State {
         self.decided_by
     }
 
+    /// Approximate memory of this state in bytes: the struct itself plus
+    /// its heap buffers (cells and counters, occupancy sets, ordered zones,
+    /// a turn under way).
+    pub fn size_bytes(&self) -> usize {
+        std::mem::size_of::<State>()
+            + std::mem::size_of_val(&*self.data)
+            + std::mem::size_of_val(&*self.bits)
+            + self.seqs.capacity() * std::mem::size_of::<Seq>()
+            + self
+                .seqs
+                .iter()
+                .map(|q| 2 * (q.front.capacity() + q.middle.capacity() + q.back.capacity()))
+                .sum::<usize>()
+            + self.pending.as_ref().map_or(0, |p| {
+                std::mem::size_of::<Pending>() + p.events.capacity() * std::mem::size_of::<Choice>()
+            })
+    }
+
     /// The stored outcome, if the game ended by a rule (`win`, `lose`, `draw`).
     pub fn ended(&self) -> Option<Outcome> {
         self.outcome

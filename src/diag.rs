@@ -5,9 +5,8 @@
 //! implements [`miette::Diagnostic`], so `main` (or a test) renders it with
 //! whatever handler it likes; the library never prints.
 
-use crate::source::{Source, Span};
+use crate::source::{Source, SourceView, Span};
 use std::fmt;
-use std::sync::Arc;
 
 /// One problem in a game file.
 #[derive(Debug, Clone)]
@@ -26,7 +25,7 @@ pub struct Problem {
     pub help: Option<String>,
     /// Whether this is only a warning (the game still loads).
     pub is_warning: bool,
-    src: Option<miette::NamedSource<Arc<str>>>,
+    src: Option<SourceView>,
 }
 
 impl Problem {
@@ -69,8 +68,13 @@ impl Problem {
     }
 
     /// Attaches the source text, so the problem renders on its own.
-    pub fn with_source(mut self, source: &Source) -> Problem {
-        self.src = Some(source.named());
+    pub fn with_source(self, source: &Source) -> Problem {
+        self.with_view(&source.view())
+    }
+
+    /// Attaches a source already prepared for reports (see [`Source::view`]).
+    pub fn with_view(mut self, view: &SourceView) -> Problem {
+        self.src = Some(view.clone());
         self
     }
 }
@@ -101,14 +105,16 @@ impl miette::Diagnostic for Problem {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        // Long spans are shown by their start (see `SourceView::clip`).
+        let clip = |s: Span| self.src.as_ref().map_or(s, |v| v.clip(s));
         let primary = miette::LabeledSpan::new_primary_with_span(
             Some(self.label.clone()),
-            miette::SourceSpan::from(self.span),
+            miette::SourceSpan::from(clip(self.span)),
         );
         let rest = self
             .secondary
             .iter()
-            .map(|(s, l)| miette::LabeledSpan::new_with_span(Some(l.clone()), *s));
+            .map(move |(s, l)| miette::LabeledSpan::new_with_span(Some(l.clone()), clip(*s)));
         Some(Box::new(std::iter::once(primary).chain(rest)))
     }
 }
@@ -124,7 +130,8 @@ impl Diagnostics {
     /// Attach `source` to every problem and sort them by position.
     pub fn new(mut problems: Vec<Problem>, source: &Source) -> Diagnostics {
         problems.sort_by_key(|p| (p.span.start, p.span.end));
-        let problems = problems.into_iter().map(|p| p.with_source(source)).collect();
+        let view = source.view();
+        let problems = problems.into_iter().map(|p| p.with_view(&view)).collect();
         Diagnostics { problems }
     }
 }

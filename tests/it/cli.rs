@@ -62,7 +62,7 @@ fn perft_and_set() {
     assert!(out(&o).contains("perft(1) = 16"), "{}", out(&o));
     let o = tabula(&["perft", "games/boop.game", "1", "--set", "size=99"], "");
     assert!(!o.status.success());
-    assert!(err(&o).contains("outside 3..26"), "{}", err(&o));
+    assert!(err(&o).contains("outside 3..16"), "{}", err(&o));
 }
 
 #[test]

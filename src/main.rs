@@ -188,8 +188,37 @@ fn overrides(set: &[String]) -> Result<Vec<(String, i64)>> {
         .collect()
 }
 
+/// Reads a text file of at most [`tabula::syntax::MAX_SOURCE_BYTES`]: a
+/// directory, a device or a pipe is refused before reading, and reading
+/// stops past the limit (so `/dev/zero` or a huge file costs nothing).
+fn read_text(path: &str) -> Result<String> {
+    use std::io::Read as _;
+    let limit = tabula::syntax::MAX_SOURCE_BYTES;
+    let too_big = || {
+        miette!(
+            help = "game files, positions and records are a few kilobytes",
+            "`{path}` is larger than {limit} bytes"
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(|e| miette!("cannot read `{path}`: {e}"))?;
+    if !meta.is_file() {
+        return Err(miette!("cannot read `{path}`: not a regular file"));
+    }
+    if meta.len() > limit as u64 {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| miette!("cannot read `{path}`: {e}"))?;
+    if bytes.len() > limit {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|e| miette!("cannot read `{path}`: not UTF-8 text ({e})"))
+}
+
 fn load(file: &str, set: &[String]) -> Result<Game> {
-    let text = std::fs::read_to_string(file).map_err(|e| miette!("cannot read `{file}`: {e}"))?;
+    let text = read_text(file)?;
     let source = Source::new(file, text);
     match Game::load(&source, &overrides(set)?) {
         Ok(g) => Ok(g),
@@ -215,7 +244,7 @@ fn start(g: &Game, from: &From) -> Result<State> {
 fn start_seeded(g: &Game, from: &From, seed: u64) -> Result<State> {
     let mut s = match &from.position {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| miette!("cannot read `{p}`: {e}"))?;
+            let text = read_text(p)?;
             State::from_text(g, &text).map_err(|e| miette!("{p}: {e}"))?
         }
         None => State::initial_seeded(g, seed).map_err(|e| run_err(g, e))?,
@@ -420,21 +449,26 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play { file, seats, watch, seed, from, record, engine, playouts } => {
             let g = load(&file, &cli.set)?;
             let s = start_seeded(&g, &from, seed)?;
-            let rec = Record {
-                game: file.clone(),
-                params: overrides(&cli.set)?,
-                seed,
-                start: (from.position.is_some() || from.after.is_some()).then(|| s.to_text(&g)),
-                moves: Vec::new(),
-                outcome: None,
-            };
+            let start = (from.position.is_some() || from.after.is_some()).then(|| s.to_text(&g));
+            let rec = Record::new(&g, file.clone(), overrides(&cli.set)?, seed, start);
             let engine = match engine.as_str() {
                 "random" => Engine::Random,
                 "mc" => Engine::MonteCarlo(playouts),
                 _ => Engine::Greedy,
             };
-            let rec = play(&g, s, &seats, watch, seed, rec, engine)?;
+            let mut rec = play(&g, s, &seats, watch, seed, rec, engine)?;
             if let Some(path) = record {
+                // The game is named relative to the record's folder.
+                let canon = |p: &std::path::Path| {
+                    std::fs::canonicalize(p)
+                        .map_err(|e| miette!("cannot resolve `{}`: {e}", p.display()))
+                };
+                let dir =
+                    std::path::Path::new(&path).parent().filter(|d| !d.as_os_str().is_empty());
+                let dir = canon(dir.unwrap_or(std::path::Path::new(".")))?;
+                let rel = tabula::wire::relative_path(&dir, &canon(std::path::Path::new(&file))?)
+                    .ok_or_else(|| miette!("cannot name `{file}` relative to `{path}`"))?;
+                rec.seal(rel);
                 let json = serde_json::to_string_pretty(&rec).into_diagnostic()?;
                 std::fs::write(&path, json + "\n")
                     .map_err(|e| miette!("cannot write `{path}`: {e}"))?;
@@ -442,12 +476,16 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Replay { record } => {
-            let text = std::fs::read_to_string(&record)
-                .map_err(|e| miette!("cannot read `{record}`: {e}"))?;
+            let text = read_text(&record)?;
             let rec: Record = serde_json::from_str(&text)
                 .map_err(|e| miette!("`{record}` is not a game record: {e}"))?;
             let set: Vec<String> = rec.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let g = load(&rec.game, &set)?;
+            let game = rec
+                .game_path(std::path::Path::new(&record))
+                .map_err(|e| miette!("{record}: {e}"))?;
+            let game = game.to_string_lossy().into_owned();
+            rec.check_game(&read_text(&game)?).map_err(|e| miette!("{record}: {e}"))?;
+            let g = load(&game, &set)?;
             let s = rec.replay(&g).map_err(|e| miette!("{record}: {e}"))?;
             say_part!("{}", render_for(&g, &s, Viewer::All));
             say!("{} moves replayed.", rec.moves.len());

@@ -133,8 +133,11 @@ impl miette::SourceCode for SourceView {
             // from the span's start when no lines before are asked for.
             let from = if before == 0 { start } else { self.starts[first] as usize };
             let to = self.starts.get(last + 1).map_or(self.text.len(), |&s| s as usize);
-            let column =
-                if before == 0 { self.text[self.starts[l0] as usize..start].chars().count() } else { 0 };
+            let column = if before == 0 {
+                self.text[self.starts[l0] as usize..start].chars().count()
+            } else {
+                0
+            };
             let line = if before == 0 { l0 } else { first };
             return Ok(Box::new(miette::MietteSpanContents::new_named(
                 self.name.clone(),
@@ -150,7 +153,8 @@ impl miette::SourceCode for SourceView {
         // report's header takes its column from there). Columns on a long
         // line count bytes, so that finding one is O(1).
         let (ls, le) = self.line_range(l0);
-        let from = if before == 0 { start } else { start.saturating_sub(WINDOW).max(ls).min(start) };
+        let from =
+            if before == 0 { start } else { start.saturating_sub(WINDOW).max(ls).min(start) };
         let from = self.floor(from);
         let to = self.ceil(end.min(le).max(start).saturating_add(WINDOW).min(le)).max(from);
         let column = from - ls;

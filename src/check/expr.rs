@@ -260,8 +260,11 @@ impl<'a> Checker<'a> {
             "not defined",
         );
         self.suggestions += 1;
-        let guess =
-            if self.suggestions <= MAX_SUGGESTIONS { suggest(n, &self.known_names()) } else { None };
+        let guess = if self.suggestions <= MAX_SUGGESTIONS {
+            suggest(n, &self.known_names())
+        } else {
+            None
+        };
         let p = match guess {
             Some(s) => p.help(format!("did you mean `{s}`?")),
             None => p.help("names are declared with `param`, `players`, `piece`, `zone`, `def`, `let`, `choose` or `for`"),

@@ -70,9 +70,7 @@ pub fn ranges(file: &ast::File, source: &Source, overrides: &[(String, i64)]) ->
     probe.params(file, overrides);
     for item in &file.items {
         if let ast::Item::Param { name, range: Some((lo, hi)), .. } = item {
-            let (Some(l), Some(h)) =
-                (probe.constant_quiet(lo), probe.constant_quiet(hi))
-            else {
+            let (Some(l), Some(h)) = (probe.constant_quiet(lo), probe.constant_quiet(hi)) else {
                 continue;
             };
             if l <= h {

@@ -215,8 +215,9 @@ fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
         };
         let at = start.min(text.len());
         let len = text[at..].chars().next().map_or(0, char::len_utf8);
-        return Problem::new(code, msg, Span::new(at, at + len), label)
-            .help(format!("pest reported: {message}; split the rule into named `def`s or `action`s"));
+        return Problem::new(code, msg, Span::new(at, at + len), label).help(format!(
+            "pest reported: {message}; split the rule into named `def`s or `action`s"
+        ));
     }
     // At the end of the file, point at the last character instead, so the
     // label has a line to stand on.

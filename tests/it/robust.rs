@@ -118,3 +118,67 @@ fn explanations_agree_with_move_generation() {
         }
     }
 }
+
+/// Rules nested as deep as the checker allows (defs inlined into each
+/// other) still compile and run on a test thread's stack.
+#[test]
+fn rules_at_the_depth_limit_run() {
+    let nots = |n: usize| "not ".repeat(n);
+    let negs = |n: usize| "- ".repeat(n);
+    let anys = |n: usize| "any y in cells: ".repeat(n);
+    let text = format!(
+        "players A, B\nboard square 3 by 3\npiece S\n\
+         def d1(x) = {n1}empty(x)\n def d2(x) = {n2}d1(x)\n def d3(x) = {n3}d2(x)\n\
+         def e1 = {m1}1\n def e2 = {m2}e1\n def e3 = {m3}e2\n\
+         def q1(x) = {q1}empty(x)\n def q2(x) = {q1}q1(x)\n def q3(x) = {q3}q2(x)\n\
+         turn {{ choose c in cells where d3(c) and e3 != 0 and q3(c)\n place S at c }}\n",
+        n1 = nots(110),
+        n2 = nots(110),
+        n3 = nots(24),
+        m1 = negs(110),
+        m2 = negs(110),
+        m3 = negs(25),
+        q1 = anys(100),
+        q3 = anys(40),
+    );
+    let g = crate::game_text(&text).unwrap();
+    let s = crate::start(&g);
+    assert_eq!(tabula::perft(&g, &s, 2).unwrap(), 72);
+    let over =
+        text.replace(&format!("def d3(x) = {}", nots(24)), &format!("def d3(x) = {}", nots(60)));
+    let e = crate::game_text(&over).unwrap_err();
+    assert!(e.contains("nesting too deep once defs and actions are inlined"), "{e}");
+}
+
+/// Position text and JSON are validated before use.
+#[test]
+fn impossible_positions_are_refused() {
+    let g = crate::game("tictactoe.game");
+    let refused = |g: &tabula::Game, text: &str| State::from_text(g, text).unwrap_err();
+    assert!(refused(&g, "X Mark a1\nO Mark a1").contains("two pieces on `a1`"));
+    assert!(refused(&g, "ply 4294967295").contains("at most"));
+    assert!(refused(&g, "ply 99999999999").contains("`ply` needs a number"));
+    assert!(refused(&g, "turn Nobody").contains("no player `Nobody`"));
+    assert!(refused(&g, "Nobody Mark a1").contains("`Nobody` is not"));
+    // JSON goes through the same checks.
+    let mut repr = tabula::wire::StateRepr::new(&g, &crate::start(&g));
+    repr.pieces =
+        vec![["a1".into(), "X".into(), "Mark".into()], ["a1".into(), "O".into(), "Mark".into()]];
+    assert!(repr.to_state(&g).unwrap_err().contains("two pieces"));
+    repr.pieces.clear();
+    repr.ply = u32::MAX;
+    assert!(repr.to_state(&g).is_err());
+    repr.ply = 0;
+    repr.to_move = "Nobody".into();
+    assert!(repr.to_state(&g).is_err());
+
+    // Bug Off! creates no card after setup: a position may not hold more
+    // cards of a kind than the deck has (one net of each type).
+    let g = crate::game("bug_off.game");
+    let row = "row ant-net bee-net beetle-net butterfly-net ladybug-net slug-net \
+               ant-net bee-net beetle-net butterfly-net";
+    assert!(refused(&g, row).contains("pieces of kind `AntNet`"), "{}", refused(&g, row));
+    assert!(refused(&g, "hand Ann ant 11").contains("pieces of kind `Ant`"));
+    assert!(refused(&g, "hand Ann ant 2\nhand Ann ant 3").contains("twice"));
+    State::from_text(&g, "row ant-net bee-net\nhand Ann ant 3").unwrap();
+}

@@ -119,27 +119,44 @@ impl miette::Diagnostic for Problem {
     }
 }
 
-/// All problems of one stage for one file, in source order.
+/// The most problems kept for a report: the first ones in the file.
+pub const MAX_PROBLEMS: usize = 100;
+
+/// All problems of one stage for one file, in source order: the first
+/// [`MAX_PROBLEMS`], and how many more there were.
 #[derive(Debug, Clone)]
 pub struct Diagnostics {
     /// The problems; never empty when returned as an error.
     pub problems: Vec<Problem>,
+    /// Problems found after the first [`MAX_PROBLEMS`], not kept.
+    pub omitted: usize,
 }
 
 impl Diagnostics {
     /// Attach `source` to every problem and sort them by position.
     pub fn new(mut problems: Vec<Problem>, source: &Source) -> Diagnostics {
         problems.sort_by_key(|p| (p.span.start, p.span.end));
+        let omitted = problems.len().saturating_sub(MAX_PROBLEMS);
+        problems.truncate(MAX_PROBLEMS);
         let view = source.view();
         let problems = problems.into_iter().map(|p| p.with_view(&view)).collect();
-        Diagnostics { problems }
+        Diagnostics { problems, omitted }
+    }
+
+    /// How many problems were found, shown or not.
+    pub fn count(&self) -> usize {
+        self.problems.len() + self.omitted
     }
 }
 
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.problems.len();
-        write!(f, "{n} problem{} in the game file", if n == 1 { "" } else { "s" })
+        let n = self.count();
+        write!(f, "{n} problem{} in the game file", if n == 1 { "" } else { "s" })?;
+        if self.omitted > 0 {
+            write!(f, " (the first {} shown)", self.problems.len())?;
+        }
+        Ok(())
     }
 }
 

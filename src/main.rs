@@ -223,11 +223,13 @@ fn load(file: &str, set: &[String]) -> Result<Game> {
     match Game::load(&source, &overrides(set)?) {
         Ok(g) => Ok(g),
         Err(diags) => {
-            let n = diags.problems.len();
+            let (n, shown) = (diags.count(), diags.problems.len());
             for p in diags.problems {
                 eprintln!("{:?}", miette::Report::new(p));
             }
-            Err(miette!("{file}: {n} problem{} found", if n == 1 { "" } else { "s" }))
+            let more =
+                if n > shown { format!(" (the first {shown} shown)") } else { String::new() };
+            Err(miette!("{file}: {n} problem{} found{more}", if n == 1 { "" } else { "s" }))
         }
     }
 }

@@ -62,6 +62,63 @@ fn mangled_game_files_never_panic() {
     }
 }
 
+/// The hostile inputs of issue 14: each ends in a few short diagnostics
+/// (never a crash, never output that grows faster than the input).
+#[test]
+fn hostile_game_files_get_short_diagnostics() {
+    let hdr = "players A, B\nboard square 3 by 3\npiece S\n";
+    let turn = " choose c in cells where empty(c)\n place S at c }\n";
+    let plus = vec!["1"; 10_000].join("+");
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("a sum of 10,000 terms", format!("{hdr}def d = {plus}\nturn {{ require d > 0{turn}"), "nesting too deep"),
+        ("30,000 `not`", format!("{hdr}turn {{ require {}true{turn}", "not ".repeat(30_000)), "nesting too deep"),
+        ("30,000 `-`", format!("{hdr}turn {{ require {}1 > 0{turn}", "-".repeat(30_000)), "nesting too deep"),
+        ("30,000 parentheses", format!("{hdr}turn {{ require {}true{}{turn}", "(".repeat(30_000), ")".repeat(30_000)), "nesting too deep"),
+        ("10,000 nested `if`", format!("{hdr}turn {{ {}{}{turn}", "if true { ".repeat(10_000), "}".repeat(10_000)), "nesting too deep"),
+        ("10,000 `else if`", format!("{hdr}turn {{ if false {{ }} {}{turn}", "else if false { } ".repeat(10_000)), "nesting too deep"),
+        ("10,000 nested quantifiers", format!("{hdr}turn {{ require {}true{turn}", "any x in cells: ".repeat(10_000)), "nesting too deep"),
+        ("10,000 nested calls", format!("{hdr}turn {{ require {}1{} > 0{turn}", "abs(".repeat(10_000), ")".repeat(10_000)), "nesting too deep"),
+        ("a 1 MB line of `(`", format!("{hdr}{}", "(".repeat(1 << 20)), "nesting too deep"),
+        ("defs that double", format!("{hdr}def d0 = 1\n{}turn {{ require d40 > 0{turn}", (1..=40).map(|i| format!("def d{i} = d{} + d{}\n", i - 1, i - 1)).collect::<String>()), "too large once defs"),
+        ("a board of 2^31 cells", "players A, B\nboard square 3 by 2147483647\npiece S\nturn { choose c in cells place S at c }\n".to_string(), "at most 256 cells"),
+        ("a hexhex board of side 2^31", "players A, B\nboard hexhex 2147483647\npiece S\nturn { choose c in cells place S at c }\n".to_string(), "cannot be built"),
+        ("3,600 ill-typed terms on one line", format!("{hdr}turn {{ {}{turn}", "require 1 ".repeat(3_600)), "expected a condition"),
+    ];
+    for (what, text, expect) in cases {
+        let t = std::time::Instant::now();
+        let e = match Game::load(&Source::new("hostile.game", text.clone()), &[]) {
+            Ok(_) => panic!("{what}: checks"),
+            Err(d) => d,
+        };
+        let out = crate::render_problems(&e.problems);
+        assert!(out.contains(expect), "{what}: {}", &out[..out.len().min(2000)]);
+        // Each problem once; each report a few lines, however long the line.
+        for p in &e.problems {
+            let one = crate::render_problems(std::slice::from_ref(p));
+            assert!(one.len() < 2_000, "{what}: a report of {} bytes", one.len());
+        }
+        let deep = e.problems.iter().filter(|p| p.code.ends_with("too_deep")).count();
+        assert!(deep <= 1, "{what}: {deep} reports of nesting");
+        // At most `MAX_PROBLEMS` reports of a few lines each.
+        assert!(e.problems.len() <= tabula::diag::MAX_PROBLEMS, "{what}");
+        assert!(out.len() <= 100_000, "{what}: {} bytes of output", out.len());
+        assert!(t.elapsed().as_secs() < 20, "{what}: {:?}", t.elapsed());
+    }
+}
+
+/// A long span (a block, a long expression) is shown by its start.
+#[test]
+fn long_spans_are_clipped() {
+    let body = "require true\n".repeat(5_000);
+    let text = format!(
+        "players A, B\nboard square 3 by 3\npiece S\nturn {{ {body} }}\nturn {{ {body} }}\n"
+    );
+    let e = Game::load(&Source::new("dup.game", text), &[]).unwrap_err();
+    let out = crate::render_problems(&e.problems);
+    assert!(out.contains("declared twice"), "{out}");
+    assert!(out.len() < 5_000, "{} bytes", out.len());
+}
+
 #[test]
 fn deep_nesting_is_a_diagnostic_not_a_crash() {
     let deep =

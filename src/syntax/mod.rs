@@ -211,7 +211,7 @@ fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
         let (code, msg, label) = if message.contains("stack") {
             ("tabula::syntax::too_deep", "nesting too deep", "the parser went too deep here")
         } else {
-            ("tabula::syntax::too_complex", "the text is too complex to parse", "gave up here")
+            ("tabula::syntax", "the text is too complex to parse", "gave up here")
         };
         let at = start.min(text.len());
         let len = text[at..].chars().next().map_or(0, char::len_utf8);

@@ -239,3 +239,74 @@ fn impossible_positions_are_refused() {
     assert!(refused(&g, "hand Ann ant 2\nhand Ann ant 3").contains("twice"));
     State::from_text(&g, "row ant-net bee-net\nhand Ann ant 3").unwrap();
 }
+
+/// The fuzz targets' properties (`tests/it/props.rs`) on fixed inputs:
+/// random play on every bundled game with parameters from their ranges.
+#[test]
+fn fuzz_properties_random_play() {
+    use crate::props::*;
+    for pick in 0..GAMES.len() {
+        for seed in [1u64, 7] {
+            let mut gen = Gen(seed * 1000 + pick as u64);
+            let g = bundled(pick, &mut gen);
+            play_checked(&g, seed, &[], 12);
+        }
+    }
+}
+
+/// Token-level mutants of the bundled games: never a crash.
+#[test]
+fn fuzz_properties_mutants() {
+    use crate::props::*;
+    let rounds: u64 =
+        std::env::var("TABULA_FUZZ_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
+    let mut gen = Gen(14);
+    for _ in 0..rounds {
+        let data: Vec<u8> = (0..1 + gen.below(24)).map(|_| gen.next_u64() as u8).collect();
+        if let Some(g) = check_any(mutate(&data).as_bytes()) {
+            play_some(&g, gen.next_u64(), 3);
+        }
+    }
+}
+
+/// Mangled position texts, JSON and records: never a crash.
+#[test]
+fn fuzz_properties_wire() {
+    use crate::props::*;
+    let mut gen = Gen(3);
+    for (pick, name) in [(3usize, "bug_off.game"), (0, "boop.game"), (7, "tictactoe.game")] {
+        let g = crate::game(name);
+        let _ = pick;
+        let s = State::initial_seeded(&g, 5).unwrap();
+        let text = s.to_text(&g);
+        let json = serde_json::to_string(&tabula::wire::StateRepr::new(&g, &s)).unwrap();
+        for base in [text, json] {
+            for _ in 0..60 {
+                let mut b: Vec<u8> = base.bytes().collect();
+                for _ in 0..1 + gen.below(3) {
+                    let at = gen.below(b.len().max(1));
+                    match gen.below(3) {
+                        0 if !b.is_empty() => {
+                            b.remove(at);
+                        }
+                        1 => b.insert(at, b" 0123456789\n\"{}[],:-"[gen.below(19)]),
+                        _ => b.splice(at..at, b"4294967295".iter().copied()).for_each(drop),
+                    }
+                }
+                wire_any(&g, &String::from_utf8_lossy(&b));
+            }
+        }
+    }
+}
+
+/// Every input a fuzzer found a crash with, kept (`tests/fuzz/`).
+#[test]
+fn fuzz_regressions() {
+    let dir = crate::root().join("tests/fuzz");
+    for path in crate::files(&dir, "game") {
+        let bytes = std::fs::read(&path).unwrap();
+        if let Some(g) = crate::props::check_any(&bytes) {
+            crate::props::play_some(&g, 1, 5);
+        }
+    }
+}

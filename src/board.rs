@@ -175,8 +175,30 @@ pub struct Board {
 }
 
 impl Board {
+    /// The number of cells of a shape, computed without building it
+    /// (`None` if it does not even fit in 64 bits).
+    pub fn cells_of(shape: &Shape) -> Option<u64> {
+        match *shape {
+            Shape::Square { width, height, .. } | Shape::Rhombus { width, height } => {
+                u64::from(width).checked_mul(u64::from(height))
+            }
+            // 3n(n-1) + 1 cells.
+            Shape::HexHex { side } => {
+                let n = u64::from(side);
+                n.checked_mul(n.saturating_sub(1))?.checked_mul(3)?.checked_add(1)
+            }
+            Shape::None => Some(0),
+        }
+    }
+
     /// Builds the geometry; `Err` explains why the shape is not allowed.
+    /// The size is checked before anything is allocated.
     pub fn new(shape: Shape) -> Result<Board, String> {
+        match Board::cells_of(&shape) {
+            Some(n) if n <= MAX_CELLS as u64 => {}
+            Some(n) => return Err(format!("a board has at most {MAX_CELLS} cells, this one {n}")),
+            None => return Err(format!("a board has at most {MAX_CELLS} cells")),
+        }
         let (coords, names, dir_names, dir_vecs, axes): Geometry = match shape {
             Shape::Square { width, height, neighbours } => {
                 if width == 0 || height == 0 || width > 26 {

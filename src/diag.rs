@@ -5,9 +5,8 @@
 //! implements [`miette::Diagnostic`], so `main` (or a test) renders it with
 //! whatever handler it likes; the library never prints.
 
-use crate::source::{Source, Span};
+use crate::source::{Source, SourceView, Span};
 use std::fmt;
-use std::sync::Arc;
 
 /// One problem in a game file.
 #[derive(Debug, Clone)]
@@ -26,7 +25,7 @@ pub struct Problem {
     pub help: Option<String>,
     /// Whether this is only a warning (the game still loads).
     pub is_warning: bool,
-    src: Option<miette::NamedSource<Arc<str>>>,
+    src: Option<SourceView>,
 }
 
 impl Problem {
@@ -69,8 +68,13 @@ impl Problem {
     }
 
     /// Attaches the source text, so the problem renders on its own.
-    pub fn with_source(mut self, source: &Source) -> Problem {
-        self.src = Some(source.named());
+    pub fn with_source(self, source: &Source) -> Problem {
+        self.with_view(&source.view())
+    }
+
+    /// Attaches a source already prepared for reports (see [`Source::view`]).
+    pub fn with_view(mut self, view: &SourceView) -> Problem {
+        self.src = Some(view.clone());
         self
     }
 }
@@ -101,38 +105,58 @@ impl miette::Diagnostic for Problem {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        // Long spans are shown by their start (see `SourceView::clip`).
+        let clip = |s: Span| self.src.as_ref().map_or(s, |v| v.clip(s));
         let primary = miette::LabeledSpan::new_primary_with_span(
             Some(self.label.clone()),
-            miette::SourceSpan::from(self.span),
+            miette::SourceSpan::from(clip(self.span)),
         );
         let rest = self
             .secondary
             .iter()
-            .map(|(s, l)| miette::LabeledSpan::new_with_span(Some(l.clone()), *s));
+            .map(move |(s, l)| miette::LabeledSpan::new_with_span(Some(l.clone()), clip(*s)));
         Some(Box::new(std::iter::once(primary).chain(rest)))
     }
 }
 
-/// All problems of one stage for one file, in source order.
+/// The most problems kept for a report: the first ones in the file.
+pub const MAX_PROBLEMS: usize = 100;
+
+/// All problems of one stage for one file, in source order: the first
+/// [`MAX_PROBLEMS`], and how many more there were.
 #[derive(Debug, Clone)]
 pub struct Diagnostics {
     /// The problems; never empty when returned as an error.
     pub problems: Vec<Problem>,
+    /// Problems found after the first [`MAX_PROBLEMS`], not kept.
+    pub omitted: usize,
 }
 
 impl Diagnostics {
     /// Attach `source` to every problem and sort them by position.
     pub fn new(mut problems: Vec<Problem>, source: &Source) -> Diagnostics {
         problems.sort_by_key(|p| (p.span.start, p.span.end));
-        let problems = problems.into_iter().map(|p| p.with_source(source)).collect();
-        Diagnostics { problems }
+        let omitted = problems.len().saturating_sub(MAX_PROBLEMS);
+        problems.truncate(MAX_PROBLEMS);
+        let view = source.view();
+        let problems = problems.into_iter().map(|p| p.with_view(&view)).collect();
+        Diagnostics { problems, omitted }
+    }
+
+    /// How many problems were found, shown or not.
+    pub fn count(&self) -> usize {
+        self.problems.len() + self.omitted
     }
 }
 
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.problems.len();
-        write!(f, "{n} problem{} in the game file", if n == 1 { "" } else { "s" })
+        let n = self.count();
+        write!(f, "{n} problem{} in the game file", if n == 1 { "" } else { "s" })?;
+        if self.omitted > 0 {
+            write!(f, " (the first {} shown)", self.problems.len())?;
+        }
+        Ok(())
     }
 }
 

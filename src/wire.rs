@@ -13,6 +13,22 @@
 //! deck Ace King Two         # ordered zones: zone, player (if per player), pieces first to last
 //! deck Ace | King 2 Two 1 | Queen   # between bars: face down, in no order yet (kind, count)
 //! ```
+//!
+//! # Validation
+//! A position from text or JSON is checked before it is used: every name
+//! exists, no cell holds two pieces, no zone lists a kind (or an ordered
+//! zone its contents) twice, the ply is at most [`MAX_PLY`], a zone holds at
+//! most [`MAX_ZONE_PIECES`] pieces, and, in a game whose rules create no
+//! piece after `setup` (no `place` or `add` in the turn, `on no moves` or
+//! `at end`), no kind has more pieces in all than the setup creates: ten
+//! cards in a row of six Bug Off! cards (one of each) are refused.
+//!
+//! # Records
+//! A [`Record`] names its game by a path relative to the record's own
+//! folder, which must end in `.game`, and by a hash of the game's text; it
+//! carries a check over all its fields. Replaying refuses a record whose
+//! game text differs from the one it was played with, whose fields were
+//! edited, or whose moves or result do not replay.
 
 use crate::ir::Visibility;
 use crate::state::{Move, Outcome, State};
@@ -171,10 +187,16 @@ impl StateRepr {
         }
     }
 
-    /// The state this represents.
+    /// The state this represents, validated (see the module docs).
     pub fn to_state(&self, g: &Game) -> Result<State, String> {
         let mut s = State::empty(g);
         s.set_current(player(g, &self.to_move)?);
+        if self.ply > MAX_PLY {
+            return Err(format!(
+                "ply {} is more than any game lasts (at most {MAX_PLY})",
+                self.ply
+            ));
+        }
         s.ply = self.ply;
         s.outcome = match &self.outcome {
             None => None,
@@ -182,7 +204,14 @@ impl StateRepr {
         };
         for [cell, p, k] in &self.pieces {
             let c = g.board.cell(cell).ok_or_else(|| format!("no cell `{cell}` on this board"))?;
-            s.set_piece(g, c, Some((player(g, p)?, kind(g, k)?)));
+            let piece = (player(g, p)?, kind(g, k)?);
+            if let Some((q, j)) = s.piece(g, c) {
+                return Err(format!(
+                    "two pieces on `{cell}`: {} {} and {p} {k}",
+                    g.players[q as usize], g.kinds[j as usize].name
+                ));
+            }
+            s.set_piece(g, c, Some(piece));
         }
         for z in &self.zones {
             let zid = g
@@ -199,7 +228,11 @@ impl StateRepr {
             if g.zones[zid].ordered {
                 return Err(format!("zone `{}` is ordered: list its pieces", z.zone));
             }
-            s.set_count(g, zid as u16, p, kind(g, &z.kind)?, z.count);
+            let k = kind(g, &z.kind)?;
+            if s.count(g, zid as u16, p, k) != 0 {
+                return Err(format!("zone `{}` lists `{}` twice", z.zone, z.kind));
+            }
+            s.set_count(g, zid as u16, p, k, z.count);
         }
         for q in &self.sequences {
             let zid = g
@@ -213,13 +246,19 @@ impl StateRepr {
                 (None, true) => return Err(format!("zone `{}` needs a player", q.zone)),
                 (Some(_), false) => return Err(format!("zone `{}` is shared", q.zone)),
             };
+            if q.pieces.len() > MAX_ZONE_PIECES {
+                return Err(format!("zone `{}` holds more than {MAX_ZONE_PIECES} pieces", q.zone));
+            }
             let kinds =
                 |v: &[String]| v.iter().map(|k| kind(g, k)).collect::<Result<Vec<u16>, String>>();
             let mut seq = crate::state::Seq { front: kinds(&q.pieces)?, ..Default::default() };
             if !q.face_down.is_empty() {
                 seq.middle = vec![0; g.kinds.len()];
                 for (k, n) in &q.face_down {
-                    seq.middle[kind(g, k)? as usize] += n;
+                    let slot = &mut seq.middle[kind(g, k)? as usize];
+                    *slot = slot.checked_add(*n).ok_or_else(|| {
+                        format!("zone `{}` holds more than {MAX_ZONE_PIECES} pieces", q.zone)
+                    })?;
                 }
             }
             seq.back = kinds(&q.back)?;
@@ -229,9 +268,16 @@ impl StateRepr {
                 let back = std::mem::take(&mut seq.back);
                 seq.front.extend(back);
             }
+            if seq.len() > MAX_ZONE_PIECES {
+                return Err(format!("zone `{}` holds more than {MAX_ZONE_PIECES} pieces", q.zone));
+            }
+            if !s.sequence(g, zid as u16, p).is_empty() {
+                return Err(format!("zone `{}` is listed twice", q.zone));
+            }
             s.set_sequence(g, zid as u16, p, seq);
         }
         s.decided_by = self.decided_by;
+        validate(g, &s)?;
         // The turn under way: its moves and chance outcomes, replayed.
         crate::eval::settle(g, &mut s).map_err(|e| e.message)?;
         for text in &self.turn_so_far {
@@ -414,6 +460,104 @@ impl StateRepr {
     }
 }
 
+/// The largest ply a position may have.
+pub const MAX_PLY: u32 = 1_000_000;
+/// The most pieces one zone may hold in a position.
+pub const MAX_ZONE_PIECES: usize = u16::MAX as usize;
+
+/// Whether any statement here creates pieces (`place`, `add`).
+fn creates(stmts: &[crate::ir::Stmt]) -> bool {
+    use crate::ir::StmtKind as K;
+    stmts.iter().any(|s| match &s.kind {
+        K::Place { .. } | K::Add { .. } => true,
+        K::Either { branches, .. } => branches.iter().any(|b| creates(b)),
+        K::For { body, .. } | K::While { body, .. } | K::Block(_, body) => creates(body),
+        K::If { then, otherwise, .. } => creates(then) || creates(otherwise),
+        _ => false,
+    })
+}
+
+/// Pieces of each kind in all: on the board, in zones and in sequences.
+fn totals(g: &Game, s: &State) -> Vec<u64> {
+    let mut t = vec![0u64; g.kinds.len()];
+    for c in 0..g.board.len() as u16 {
+        if let Some((_, k)) = s.piece(g, c) {
+            t[k as usize] += 1;
+        }
+    }
+    for (z, zone) in g.zones.iter().enumerate() {
+        let owners = if zone.per_player { g.players.len() } else { 1 };
+        for p in 0..owners as u8 {
+            if zone.ordered {
+                let seq = s.sequence(g, z as u16, p);
+                for (k, x) in t.iter_mut().enumerate() {
+                    *x += seq.count(k as u16) as u64;
+                }
+            } else {
+                for (k, x) in t.iter_mut().enumerate() {
+                    *x += u64::from(s.count(g, z as u16, p, k as u16));
+                }
+            }
+        }
+    }
+    t
+}
+
+/// The most pieces of each kind a position can hold, when the rules bound
+/// it: the rules create no piece after `setup`, and the setup creates the
+/// same numbers whatever the deal (seeds 0, 1 and 2 agree).
+pub fn piece_limits(g: &Game) -> Option<Vec<u64>> {
+    if creates(&g.turn)
+        || g.no_moves.as_deref().is_some_and(creates)
+        || g.at_end.as_deref().is_some_and(creates)
+    {
+        return None;
+    }
+    let mut limits = None;
+    for seed in 0..3 {
+        let t = totals(g, &State::initial_seeded(g, seed).ok()?);
+        match &limits {
+            None => limits = Some(t),
+            Some(l) if *l == t => {}
+            Some(_) => return None,
+        }
+    }
+    limits
+}
+
+/// Checks what the parts of a position cannot show alone: zone sizes and
+/// the totals the rules allow (see the module docs).
+fn validate(g: &Game, s: &State) -> Result<(), String> {
+    for (z, zone) in g.zones.iter().enumerate() {
+        let owners = if zone.per_player { g.players.len() } else { 1 };
+        for p in 0..owners as u8 {
+            let n: usize = if zone.ordered {
+                s.sequence(g, z as u16, p).len()
+            } else {
+                (0..g.kinds.len() as u16).map(|k| usize::from(s.count(g, z as u16, p, k))).sum()
+            };
+            if n > MAX_ZONE_PIECES {
+                return Err(format!(
+                    "zone `{}` holds more than {MAX_ZONE_PIECES} pieces",
+                    zone.name
+                ));
+            }
+        }
+    }
+    if let Some(limits) = piece_limits(g) {
+        let t = totals(g, s);
+        for (k, (&have, &most)) in t.iter().zip(&limits).enumerate() {
+            if have > most {
+                return Err(format!(
+                    "{have} pieces of kind `{}`, but the game has only {most} (its rules create none after setup)",
+                    g.kinds[k].name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn player(g: &Game, name: &str) -> Result<u8, String> {
     g.players
         .iter()
@@ -580,10 +724,18 @@ pub fn observe(g: &crate::ir::Game, s: &State, viewer: Viewer) -> Observation {
 }
 
 /// A played game: enough to replay it to the identical final state.
+///
+/// The game is named by a path relative to the record's folder (ending in
+/// `.game`) and the hash of its text; `check` covers every other field, so
+/// a record edited by hand, or replayed against another game text, is
+/// refused (the hashes guard against mistakes, not against forgery: the
+/// replay itself checks every move).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
-    /// The game file, as given on the command line.
+    /// The game file, relative to the folder of the record, `/`-separated.
     pub game: String,
+    /// The hash of the game text (see [`text_hash`]).
+    pub game_hash: String,
     /// Parameter overrides (`--set`).
     pub params: Vec<(String, i64)>,
     /// The seed of the deal (the engine's random state at the start).
@@ -594,9 +746,127 @@ pub struct Record {
     pub moves: Vec<String>,
     /// The result as recorded, if the game ended.
     pub outcome: Option<String>,
+    /// The hash of all the fields above (see [`Record::seal`]).
+    pub check: String,
+}
+
+/// A hash of a text, as 16 hex digits (64-bit FNV-1a): stable across
+/// versions and platforms; not a cryptographic hash.
+pub fn text_hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The path from folder `from` to file `to`, both absolute and without
+/// `.`/`..` (canonical), `/`-separated; `None` on different roots.
+pub fn relative_path(from: &std::path::Path, to: &std::path::Path) -> Option<String> {
+    use std::path::Component;
+    let a: Vec<Component> = from.components().collect();
+    let b: Vec<Component> = to.components().collect();
+    if a.first() != b.first() {
+        return None;
+    }
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); a.len() - common];
+    for c in &b[common..] {
+        match c {
+            Component::Normal(n) => parts.push(n.to_str()?.to_string()),
+            _ => return None,
+        }
+    }
+    Some(parts.join("/"))
 }
 
 impl Record {
+    /// A record of a game about to be played from `game` (its path, to be
+    /// made relative to the record with [`Record::seal`]).
+    pub fn new(
+        game: &Game,
+        path: impl Into<String>,
+        params: Vec<(String, i64)>,
+        seed: u64,
+        start: Option<String>,
+    ) -> Record {
+        Record {
+            game: path.into(),
+            game_hash: text_hash(&game.source.text),
+            params,
+            seed,
+            start,
+            moves: Vec::new(),
+            outcome: None,
+            check: String::new(),
+        }
+    }
+
+    fn digest(&self) -> String {
+        let fields = (
+            &self.game,
+            &self.game_hash,
+            &self.params,
+            self.seed,
+            &self.start,
+            &self.moves,
+            &self.outcome,
+        );
+        text_hash(&serde_json::to_string(&fields).unwrap_or_default())
+    }
+
+    /// Names the game by `relative` (the path from the record's folder)
+    /// and computes the check: call it last, before saving.
+    pub fn seal(&mut self, relative: impl Into<String>) {
+        self.game = relative.into();
+        self.check = self.digest();
+    }
+
+    /// Where the game file is, given the record's path: `game` read
+    /// relative to the record's folder. Refuses a record whose fields were
+    /// changed, and a game path that is absolute or not a `.game` file.
+    pub fn game_path(&self, record: &std::path::Path) -> Result<std::path::PathBuf, String> {
+        self.verify()?;
+        let rel = std::path::Path::new(&self.game);
+        if !self.game.ends_with(".game")
+            || rel.is_absolute()
+            || rel.components().any(|c| {
+                matches!(c, std::path::Component::RootDir | std::path::Component::Prefix(_))
+            })
+        {
+            return Err(format!(
+                "the record names its game as `{}`: a game is a `.game` file named relative to the record",
+                self.game
+            ));
+        }
+        let dir = record.parent().unwrap_or(std::path::Path::new(""));
+        Ok(dir.join(rel))
+    }
+
+    /// Refuses a record whose fields were changed after [`Record::seal`].
+    pub fn verify(&self) -> Result<(), String> {
+        if self.check != self.digest() {
+            return Err(
+                "the record was changed after it was saved (its check does not match)".into()
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuses a game text other than the one the record was played with.
+    pub fn check_game(&self, text: &str) -> Result<(), String> {
+        if text_hash(text) != self.game_hash {
+            return Err(format!(
+                "`{}` is not the game this record was played with (its text has changed: hash {}, the record says {})",
+                self.game,
+                text_hash(text),
+                self.game_hash
+            ));
+        }
+        Ok(())
+    }
+
     /// The starting position of the record.
     pub fn start_state(&self, g: &Game) -> Result<State, String> {
         match &self.start {
@@ -605,10 +875,28 @@ impl Record {
         }
     }
 
-    /// Plays the record's moves from its start; checks the recorded result.
+    /// Plays the record's moves from its start; checks the game text, the
+    /// parameters and the recorded result.
     pub fn replay(&self, g: &Game) -> Result<State, String> {
+        self.verify()?;
+        self.check_game(&g.source.text)?;
+        let set: Vec<(String, i64)> = g
+            .params
+            .iter()
+            .filter(|(n, v)| self.params.iter().any(|(m, w)| m == n && w == v))
+            .cloned()
+            .collect();
+        if set.len() != self.params.len() {
+            return Err(format!(
+                "the game was loaded with other parameters than the record's ({})",
+                self.params.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(", ")
+            ));
+        }
         let mut s = self.start_state(g)?;
         for (i, m) in self.moves.iter().enumerate() {
+            if s.ended().is_some() {
+                return Err(format!("move {} (`{m}`): the game was already over", i + 1));
+            }
             let mv = s.parse_move(g, m).map_err(|e| format!("move {} (`{m}`): {e}", i + 1))?;
             s = s.play(g, &mv).map_err(|e| format!("move {} (`{m}`): {e}", i + 1))?;
         }

@@ -1,6 +1,6 @@
 //! Checking expressions: name resolution, types, arity, inlining of `def`s.
 
-use super::{suggest, Checker, Global};
+use super::{suggest, Checker, Global, MAX_SUGGESTIONS};
 use crate::board::NO_CELL;
 use crate::diag::Problem;
 use crate::ir::{Builtin, Expr, Slot, Ty, Value, NONE16, NONE8};
@@ -86,7 +86,11 @@ impl<'a> Checker<'a> {
 
     /// Checks an expression; the result remembers where it was written.
     pub(super) fn expr(&mut self, e: &'a ast::Expr) -> Checked {
+        if !self.enter(e.span) {
+            return ERR;
+        }
         let (ir, ty) = self.expr_inner(e);
+        self.leave();
         (ir.with_span(e.span), ty)
     }
 
@@ -103,7 +107,7 @@ impl<'a> Checker<'a> {
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
             ExprKind::Quant { quant, var, domain, filter, body } => {
                 let (d, el) = self.domain(domain);
-                self.scopes.push(Vec::new());
+                self.scopes.open();
                 let slot = self.bind(&var.name, el);
                 let filter = filter.as_ref().map(|f| Box::new(self.expect(f, Ty::Bool)));
                 let (body_ir, ty) = match (quant, body) {
@@ -135,7 +139,7 @@ impl<'a> Checker<'a> {
                         (None, Ty::Error)
                     }
                 };
-                self.scopes.pop();
+                self.scopes.close();
                 let ty = match (quant, ty) {
                     (_, Ty::Error) => Ty::Error,
                     (Quant::Count | Quant::Sum | Quant::Max | Quant::Min, _) => Ty::Int,
@@ -255,7 +259,13 @@ impl<'a> Checker<'a> {
             span,
             "not defined",
         );
-        let p = match suggest(n, &self.known_names()) {
+        self.suggestions += 1;
+        let guess = if self.suggestions <= MAX_SUGGESTIONS {
+            suggest(n, &self.known_names())
+        } else {
+            None
+        };
+        let p = match guess {
             Some(s) => p.help(format!("did you mean `{s}`?")),
             None => p.help("names are declared with `param`, `players`, `piece`, `zone`, `def`, `let`, `choose` or `for`"),
         };
@@ -486,10 +496,12 @@ impl<'a> Checker<'a> {
             binds.push(e);
             tys.push(t);
         }
-        let saved = std::mem::replace(&mut self.scopes, vec![Vec::new()]);
+        let saved = std::mem::replace(&mut self.scopes, super::Scopes::fresh());
         self.expanding.push(name.to_string());
+        self.calls.push(span);
         let slots = self.bind_params(params, tys, binds);
         let (b, ty) = self.expr(body);
+        self.calls.pop();
         self.expanding.pop();
         self.scopes = saved;
         if slots.is_empty() {
@@ -511,11 +523,7 @@ impl<'a> Checker<'a> {
         let mut binds = Vec::new();
         for ((p, t), e) in params.iter().zip(tys).zip(args) {
             match e {
-                Expr::Local(s, _) => {
-                    if let Some(scope) = self.scopes.last_mut() {
-                        scope.push((p.name.clone(), s, t));
-                    }
-                }
+                Expr::Local(s, _) => self.scopes.bind(&p.name, s, t),
                 e => binds.push((self.bind(&p.name, t), e)),
             }
         }

@@ -16,16 +16,165 @@ use crate::diag::Problem;
 use crate::ir::{self, Slot, Ty};
 use crate::source::{Source, Span};
 use crate::syntax::ast;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// Deepest nesting of the checked rules, defs and actions inlined (stack
+/// safety of the compiler and the evaluator).
+pub const MAX_IR_DEPTH: usize = 256;
+/// Most expressions and statements checked, defs and actions inlined at
+/// every use: the size of the checked rules is bounded by this.
+pub const MAX_IR_SIZE: usize = 200_000;
+/// Most piece kinds (a cell stores player and kind in 16 bits).
+pub const MAX_KINDS: usize = 1000;
+/// Most zones, and most properties.
+pub const MAX_ZONES: usize = 256;
+/// Most zone counters in a state (zones x owners x kinds).
+pub const MAX_COUNTERS: usize = 1 << 16;
+/// Most local slots and decision points (ids are 16 bits).
+pub const MAX_SLOTS: usize = 60_000;
+/// Unknown names that get a "did you mean" (each costs a scan of all names).
+const MAX_SUGGESTIONS: usize = 100;
 /// Checks a parsed file with parameter overrides (`name`, `value`).
+///
+/// A game that checks is also checked across its declared parameter
+/// ranges (see [`ranges`]): a value the range allows but the rules cannot
+/// take is an error now, not when someone sets it.
 pub fn check(
     file: &ast::File,
     source: &Source,
     overrides: &[(String, i64)],
 ) -> Result<ir::Game, Vec<Problem>> {
-    let mut c = Checker::default();
-    c.run(file, source, overrides)
+    let game = Checker::default().run(file, source, overrides)?;
+    let problems = ranges(file, source, overrides);
+    if problems.is_empty() {
+        Ok(game)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Values of a range checked by [`ranges`]: all of them up to this many,
+/// else this many spread evenly, both ends included.
+pub const RANGE_SAMPLES: i64 = 32;
+
+/// Checks the game at the values of every declared parameter range: each
+/// parameter on its own (up to [`RANGE_SAMPLES`] values, the others as
+/// set), then all parameters at their lowest and all at their highest
+/// values together. Returns one problem per parameter whose range holds
+/// values the game does not check with (naming them), and one per failing
+/// corner.
+pub fn ranges(file: &ast::File, source: &Source, overrides: &[(String, i64)]) -> Vec<Problem> {
+    // The declared ranges, with their values as the game sets them.
+    let mut decl: Vec<(&ast::Ident, Span, i64, i64)> = Vec::new();
+    let mut probe = Checker::default();
+    probe.params(file, overrides);
+    for item in &file.items {
+        if let ast::Item::Param { name, range: Some((lo, hi)), .. } = item {
+            let (Some(l), Some(h)) = (probe.constant_quiet(lo), probe.constant_quiet(hi)) else {
+                continue;
+            };
+            if l <= h {
+                decl.push((name, lo.span.to(hi.span), l, h));
+            }
+        }
+    }
+    let attempt = |set: &[(String, i64)]| -> Option<Problem> {
+        let mut ovr: Vec<(String, i64)> =
+            overrides.iter().filter(|(n, _)| !set.iter().any(|(m, _)| m == n)).cloned().collect();
+        ovr.extend(set.iter().cloned());
+        Checker::default().run(file, source, &ovr).err().and_then(|mut ps| {
+            ps.sort_by_key(|p| (p.span.start, p.span.end));
+            ps.into_iter().next()
+        })
+    };
+    let mut out = Vec::new();
+    for &(name, span, lo, hi) in &decl {
+        let current = probe.params.iter().find(|(n, _)| *n == name.name).and_then(|p| p.1);
+        let n = hi - lo + 1;
+        let values: Vec<i64> = if n <= RANGE_SAMPLES {
+            (lo..=hi).collect()
+        } else {
+            (0..RANGE_SAMPLES).map(|i| lo + (n - 1) * i / (RANGE_SAMPLES - 1)).collect()
+        };
+        let mut failing: Vec<(i64, Problem)> = Vec::new();
+        for v in values {
+            if Some(v) == current {
+                continue;
+            }
+            if let Some(p) = attempt(&[(name.name.clone(), v)]) {
+                failing.push((v, p));
+            }
+        }
+        let Some((v0, first)) = failing.first() else { continue };
+        let list = runs(&failing.iter().map(|(v, _)| *v).collect::<Vec<_>>());
+        let sampled = if n > RANGE_SAMPLES { " (of the values checked)" } else { "" };
+        let mut p = Problem::new(
+            "tabula::check::param_range",
+            format!(
+                "parameter `{}` allows {lo}..{hi}, but the game does not check with {} = {list}{sampled}",
+                name.name, name.name
+            ),
+            span,
+            "declared range",
+        )
+        .also(first.span, format!("with {} = {v0}: {}", name.name, detail(first)))
+        .help("narrow the range to the values the rules can take");
+        if first.span == Span::default() {
+            p.secondary.clear();
+            p = p.help(format!("with {} = {v0}: {}", name.name, detail(first)));
+        }
+        out.push(p);
+    }
+    // The corners: all lowest, all highest (when each value checks alone).
+    if out.is_empty() && decl.len() > 1 {
+        for (which, pick) in [("lowest", 0), ("highest", 1)] {
+            let set: Vec<(String, i64)> = decl
+                .iter()
+                .map(|(n, _, l, h)| (n.name.clone(), if pick == 0 { *l } else { *h }))
+                .collect();
+            if let Some(first) = attempt(&set) {
+                let values: Vec<String> = set.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                out.push(
+                    Problem::new(
+                        "tabula::check::param_range",
+                        format!(
+                            "the parameters do not check together at their {which} values ({})",
+                            values.join(", ")
+                        ),
+                        decl[0].1,
+                        "declared range",
+                    )
+                    .also(first.span, detail(&first))
+                    .help("narrow the ranges so that every combination the game allows works"),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A problem in one line: its message and its label.
+fn detail(p: &Problem) -> String {
+    format!("{} ({})", p.message, p.label)
+}
+
+/// `1, 3..5, 9` from sorted values.
+fn runs(values: &[i64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < values.len() {
+        let mut j = i;
+        while j + 1 < values.len() && values[j + 1] == values[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}..{}", values[i], values[j])
+        } else {
+            values[i].to_string()
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 /// A global name and what it refers to.
@@ -63,6 +212,54 @@ struct Bodies {
     placements: Vec<Vec<crate::board::CellSet>>,
 }
 
+/// The local names in scope: a stack of scopes with an index by name, so
+/// a lookup does not scan every `let` of a long block.
+#[derive(Default)]
+struct Scopes {
+    names: Vec<(String, Slot, Ty)>,
+    marks: Vec<usize>,
+    index: HashMap<String, Vec<usize>>,
+}
+
+impl Scopes {
+    /// Scopes holding one empty scope (the start of a body or an inlining).
+    fn fresh() -> Scopes {
+        Scopes { marks: vec![0], ..Scopes::default() }
+    }
+
+    fn open(&mut self) {
+        self.marks.push(self.names.len());
+    }
+
+    fn close(&mut self) {
+        let mark = self.marks.pop().unwrap_or(0);
+        while self.names.len() > mark {
+            if let Some((n, _, _)) = self.names.pop() {
+                if let Some(v) = self.index.get_mut(&n) {
+                    v.pop();
+                    if v.is_empty() {
+                        self.index.remove(&n);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Binds a name in the innermost scope (nothing without a scope).
+    fn bind(&mut self, name: &str, slot: Slot, ty: Ty) {
+        if self.marks.is_empty() {
+            return;
+        }
+        self.index.entry(name.to_string()).or_default().push(self.names.len());
+        self.names.push((name.to_string(), slot, ty));
+    }
+
+    fn lookup(&self, name: &str) -> Option<(Slot, Ty)> {
+        let i = *self.index.get(name)?.last()?;
+        self.names.get(i).map(|(_, s, t)| (*s, *t))
+    }
+}
+
 #[derive(Default)]
 struct Checker<'a> {
     problems: Vec<Problem>,
@@ -76,7 +273,7 @@ struct Checker<'a> {
     defs: Vec<(&'a [ast::Ident], &'a ast::Expr)>,
     actions: Vec<(&'a [ast::Ident], &'a ast::Block)>,
     board: Option<Board>,
-    scopes: Vec<Vec<(String, Slot, Ty)>>,
+    scopes: Scopes,
     next_slot: usize,
     expanding: Vec<String>,
     sites: Vec<ir::Site>,
@@ -86,6 +283,18 @@ struct Checker<'a> {
     slot_tys: Vec<Ty>,
     /// Global names used somewhere (for "never used" warnings).
     used: BTreeSet<String>,
+    /// Current nesting of the checked rules (defs and actions inlined).
+    depth: usize,
+    /// "Nesting too deep" was reported below the current node.
+    deep_reported: bool,
+    /// Expressions and statements checked so far.
+    size: usize,
+    /// The size budget ran out: everything else is skipped.
+    exhausted: bool,
+    /// Where each def or action being inlined was used, outermost first.
+    calls: Vec<Span>,
+    /// "Did you mean" suggestions made so far.
+    suggestions: usize,
 }
 
 impl<'a> Checker<'a> {
@@ -115,26 +324,70 @@ impl<'a> Checker<'a> {
     }
 
     fn slot(&mut self, ty: Ty) -> Slot {
+        // Past the limit every slot is the last one; `run` reports it.
         self.next_slot += 1;
         self.slot_tys.push(ty);
-        (self.next_slot - 1) as Slot
+        (self.next_slot - 1).min(MAX_SLOTS) as Slot
     }
 
     fn bind(&mut self, name: &str, ty: Ty) -> Slot {
         let s = self.slot(ty);
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.push((name.to_string(), s, ty));
-        }
+        self.scopes.bind(name, s, ty);
         s
     }
 
     fn lookup_local(&self, name: &str) -> Option<(Slot, Ty)> {
-        for scope in self.scopes.iter().rev() {
-            if let Some((_, s, t)) = scope.iter().rev().find(|(n, _, _)| n == name) {
-                return Some((*s, *t));
-            }
+        self.scopes.lookup(name)
+    }
+
+    /// One level into the checked rules; `false` (and one report) past
+    /// [`MAX_IR_DEPTH`] or once the size budget is spent. A `true` is
+    /// matched by a `leave`.
+    fn enter(&mut self, at: Span) -> bool {
+        if self.exhausted {
+            return false;
         }
-        None
+        self.size += 1;
+        if self.size > MAX_IR_SIZE {
+            self.exhausted = true;
+            let at = self.calls.first().copied().unwrap_or(at);
+            self.report(
+                Problem::new(
+                    "tabula::check::too_large",
+                    "the rules are too large once defs and actions are inlined",
+                    at,
+                    format!("more than {MAX_IR_SIZE} expressions and statements from here"),
+                )
+                .help("defs and actions are copied at every use: a def that uses another twice doubles it; use `let` for a value needed twice"),
+            );
+            return false;
+        }
+        if self.depth >= MAX_IR_DEPTH {
+            if !self.deep_reported {
+                self.deep_reported = true;
+                let mut p = Problem::new(
+                    "tabula::check::too_deep",
+                    "nesting too deep once defs and actions are inlined",
+                    at,
+                    format!("more than {MAX_IR_DEPTH} levels of nesting here"),
+                )
+                .help("defs and actions are copied where they are used, so their nesting adds up; use `let` to name a part");
+                if let Some(first) = self.calls.first() {
+                    p = p.also(*first, "inlined from here");
+                }
+                self.report(p);
+            }
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+        if self.depth + 1 < MAX_IR_DEPTH {
+            self.deep_reported = false;
+        }
     }
 
     /// The integer value of a constant expression, if it is one.
@@ -160,6 +413,19 @@ impl<'a> Checker<'a> {
                 Some(self.const_int(&args[0])?.max(self.const_int(&args[1])?))
             }
             _ => None,
+        }
+    }
+
+    /// The value of `e` if it is a constant number, reporting nothing.
+    fn constant_quiet(&mut self, e: &'a ast::Expr) -> Option<i64> {
+        let saved = (self.problems.len(), self.reported.clone());
+        let (ir, ty) = self.expr(e);
+        self.problems.truncate(saved.0);
+        self.reported = saved.1;
+        if ty == Ty::Int {
+            self.const_int(&ir)
+        } else {
+            None
         }
     }
 
@@ -199,6 +465,7 @@ impl<'a> Checker<'a> {
         let sequences = self.layout();
         self.required(&sec);
         let b = self.bodies(&sec);
+        self.limits(file);
         if !self.problems.is_empty() {
             return Err(std::mem::take(&mut self.problems));
         }
@@ -236,6 +503,40 @@ impl<'a> Checker<'a> {
             slots: self.next_slot,
             slot_tys: std::mem::take(&mut self.slot_tys),
         })
+    }
+
+    /// Sizes that ids and states must fit in (reported once each).
+    fn limits(&mut self, file: &'a ast::File) {
+        let at = file.items.last().map_or(Span::default(), item_span);
+        if self.next_slot > MAX_SLOTS || self.sites.len() > MAX_SLOTS {
+            self.report(
+                Problem::new(
+                    "tabula::check::too_large",
+                    "the rules have too many local values or decision points",
+                    at,
+                    format!("more than {MAX_SLOTS}, once defs and actions are inlined"),
+                )
+                .help("split the game, or use loops instead of repeated statements"),
+            );
+        }
+        let owners = self.players.len().max(1);
+        let counters: usize = self
+            .zones
+            .iter()
+            .filter(|z| !z.ordered)
+            .map(|z| if z.per_player { owners } else { 1 } * self.kinds.len())
+            .sum();
+        if counters > MAX_COUNTERS {
+            self.report(
+                Problem::new(
+                    "tabula::check::too_large",
+                    format!("a position would hold {counters} zone counters"),
+                    at,
+                    format!("at most {MAX_COUNTERS} (zones x owners x piece kinds)"),
+                )
+                .help("declare fewer zones or piece kinds"),
+            );
+        }
     }
 
     /// Pass 1: parameters, in order (each may use the ones before it), with
@@ -379,13 +680,32 @@ impl<'a> Checker<'a> {
                     }
                     sec.board = Some((shape, *sp));
                 }
-                ast::Item::Piece { name: n, symbol, props, covers, .. } => {
+                ast::Item::Piece { name: n, symbol, props, covers, span } => {
+                    if self.kinds.len() >= MAX_KINDS {
+                        self.report(Problem::new(
+                            "tabula::check::too_large",
+                            "too many piece kinds",
+                            n.span,
+                            format!("a game has at most {MAX_KINDS} piece kinds"),
+                        ));
+                        continue;
+                    }
+                    let _ = span;
                     let id = self.kinds.len() as u16;
                     self.declare(n, Global::Kind(id));
                     let mut values = vec![0; self.props.len()];
                     for (pn, pv) in props {
                         let pid = match self.globals.get(&pn.name) {
                             Some((Global::Prop(p), _)) => *p as usize,
+                            _ if self.props.len() >= MAX_ZONES => {
+                                self.report(Problem::new(
+                                    "tabula::check::too_large",
+                                    "too many properties",
+                                    pn.span,
+                                    format!("a game has at most {MAX_ZONES} properties"),
+                                ));
+                                continue;
+                            }
                             _ => {
                                 self.props.push(pn.name.clone());
                                 self.declare(pn, Global::Prop((self.props.len() - 1) as u16));
@@ -408,6 +728,15 @@ impl<'a> Checker<'a> {
                         ));
                     }
                     let shape = covers.as_ref().map(|(cells, csp)| {
+                        if cells.len() > crate::board::MAX_CELLS {
+                            self.report(Problem::new(
+                                "tabula::check::covers",
+                                "a tile covers more cells than a board has",
+                                *csp,
+                                format!("at most {} cells", crate::board::MAX_CELLS),
+                            ));
+                            return Vec::new();
+                        }
                         let mut sorted = cells.clone();
                         sorted.sort_unstable();
                         sorted.dedup();
@@ -434,6 +763,15 @@ impl<'a> Checker<'a> {
                     });
                 }
                 ast::Item::Zone { name: n, per_player, ordered, visibility, .. } => {
+                    if self.zones.len() >= MAX_ZONES {
+                        self.report(Problem::new(
+                            "tabula::check::too_large",
+                            "too many zones",
+                            n.span,
+                            format!("a game has at most {MAX_ZONES} zones"),
+                        ));
+                        continue;
+                    }
                     self.zones.push(ir::Zone {
                         name: n.name.clone(),
                         per_player: *per_player,
@@ -545,10 +883,10 @@ impl<'a> Checker<'a> {
                 self.used.insert("score".into());
                 let (params, body) = self.defs[d];
                 if let [p] = params {
-                    self.scopes = vec![Vec::new()];
+                    self.scopes = Scopes::fresh();
                     let slot = self.bind(&p.name, Ty::Player);
                     let e = self.expect(body, Ty::Int);
-                    self.scopes.clear();
+                    self.scopes = Scopes::default();
                     b.score = Some((slot, e));
                 }
             }
@@ -639,9 +977,7 @@ impl<'a> Checker<'a> {
     /// Every global name, for "did you mean" suggestions.
     fn known_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.globals.keys().cloned().collect();
-        for scope in &self.scopes {
-            v.extend(scope.iter().map(|(n, _, _)| n.clone()));
-        }
+        v.extend(self.scopes.names.iter().map(|(n, _, _)| n.clone()));
         v.extend(expr::BUILTIN_NAMES.iter().map(|s| s.to_string()));
         if let Some(b) = &self.board {
             v.extend(b.dir_names.iter().map(|s| s.to_string()));
@@ -675,6 +1011,24 @@ impl<'a> Checker<'a> {
             _ => "see the table of types in docs/language.md",
         };
         p.help(how)
+    }
+}
+
+/// The span of a declaration.
+fn item_span(item: &ast::Item) -> Span {
+    match item {
+        ast::Item::Game(s) => s.span,
+        ast::Item::Players(_, _, sp)
+        | ast::Item::Board(_, sp)
+        | ast::Item::Setup(_, sp)
+        | ast::Item::Turn(_, sp)
+        | ast::Item::NoMoves(_, sp)
+        | ast::Item::AtEnd(_, sp) => *sp,
+        ast::Item::Param { name, .. }
+        | ast::Item::Piece { name, .. }
+        | ast::Item::Zone { name, .. }
+        | ast::Item::Def { name, .. }
+        | ast::Item::Action { name, .. } => name.span,
     }
 }
 

@@ -8,7 +8,7 @@ use crate::syntax::ast::{self, StmtKind as S};
 impl<'a> Checker<'a> {
     /// Checks a block in a new scope.
     pub(super) fn block(&mut self, b: &'a ast::Block) -> Vec<Stmt> {
-        self.scopes.push(Vec::new());
+        self.scopes.open();
         let mut out = Vec::new();
         for s in &b.stmts {
             let s = self.stmt(s);
@@ -17,7 +17,7 @@ impl<'a> Checker<'a> {
             out.extend(self.reveals(&s));
             out.push(s);
         }
-        self.scopes.pop();
+        self.scopes.close();
         out
     }
 
@@ -90,6 +90,15 @@ impl<'a> Checker<'a> {
     }
 
     fn stmt(&mut self, s: &'a ast::Stmt) -> Stmt {
+        if !self.enter(s.span) {
+            return Stmt { kind: StmtKind::Block(Vec::new(), Vec::new()), span: s.span };
+        }
+        let out = self.stmt_inner(s);
+        self.leave();
+        out
+    }
+
+    fn stmt_inner(&mut self, s: &'a ast::Stmt) -> Stmt {
         let kind = match &s.kind {
             S::Let(v, e) => {
                 let (ir, ty) = self.expr(e);
@@ -102,7 +111,7 @@ impl<'a> Checker<'a> {
                 let (d, el) = self.domain(domain);
                 let slot = self.bind(&var.name, el);
                 let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
-                let site = self.sites.len() as u16;
+                let site = self.sites.len().min(super::MAX_SLOTS) as u16;
                 self.sites.push(Site {
                     label: label.as_ref().map(|l| l.text.clone()),
                     branches: None,
@@ -146,7 +155,7 @@ impl<'a> Checker<'a> {
             }
             S::Either(branches) => {
                 self.decision_allowed("either", s.span);
-                let site = self.sites.len() as u16;
+                let site = self.sites.len().min(super::MAX_SLOTS) as u16;
                 self.sites.push(Site {
                     label: None,
                     branches: Some(
@@ -164,11 +173,11 @@ impl<'a> Checker<'a> {
             }
             S::For { var, domain, filter, body } => {
                 let (d, el) = self.domain(domain);
-                self.scopes.push(Vec::new());
+                self.scopes.open();
                 let slot = self.bind(&var.name, el);
                 let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
                 let body = self.block(body);
-                self.scopes.pop();
+                self.scopes.close();
                 StmtKind::For { slot, domain: d, filter, body }
             }
             S::While { cond, body } => {
@@ -219,7 +228,7 @@ impl<'a> Checker<'a> {
                         .help("write `compare p in players by ...`"),
                     );
                 }
-                self.scopes.push(Vec::new());
+                self.scopes.open();
                 let slot = self.bind(&var.name, el);
                 let keys = keys
                     .iter()
@@ -227,16 +236,16 @@ impl<'a> Checker<'a> {
                         ast::Key::Value(e) => Key::Value(self.expect(e, Ty::Int)),
                         ast::Key::Descending { var, domain, filter, body } => {
                             let (d, el) = self.domain(domain);
-                            self.scopes.push(Vec::new());
+                            self.scopes.open();
                             let slot = self.bind(&var.name, el);
                             let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
                             let body = self.expect(body, Ty::Int);
-                            self.scopes.pop();
+                            self.scopes.close();
                             Key::Descending { slot, domain: d, filter, body }
                         }
                     })
                     .collect();
-                self.scopes.pop();
+                self.scopes.close();
                 StmtKind::Compare { slot, domain: d, keys, share: *share }
             }
             S::Remove(c) => StmtKind::Remove(self.expect(c, Ty::Cell)),
@@ -374,11 +383,13 @@ impl<'a> Checker<'a> {
         for a in args {
             vals.push(self.expr(a));
         }
-        let saved = std::mem::replace(&mut self.scopes, vec![Vec::new()]);
+        let saved = std::mem::replace(&mut self.scopes, super::Scopes::fresh());
         self.expanding.push(f.name.clone());
+        self.calls.push(s.span);
         let (args, tys): (Vec<_>, Vec<_>) = vals.into_iter().unzip();
         let binds = self.bind_params(params, tys, args);
         let body = self.block(body);
+        self.calls.pop();
         self.expanding.pop();
         self.scopes = saved;
         Stmt { kind: StmtKind::Block(binds, body), span: s.span }

@@ -94,9 +94,35 @@ fn random_seed() -> u64 {
     h.finish() >> 32
 }
 
-/// Reads a file named on the command line (unreadable: a usage error).
+/// Reads a text file named on the command line, of at most
+/// [`tabula::syntax::MAX_SOURCE_BYTES`]: a directory, a device or a pipe is
+/// refused before reading, and reading stops past the limit (so `/dev/zero`
+/// or a huge file costs nothing). Unreadable: a usage error.
 pub fn read(path: &str) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| usage(miette!("cannot read `{path}`: {e}")))
+    use std::io::Read as _;
+    let limit = tabula::syntax::MAX_SOURCE_BYTES;
+    let too_big = || {
+        usage(miette!(
+            help = "game files, positions and records are a few kilobytes",
+            "`{path}` is larger than {limit} bytes"
+        ))
+    };
+    let meta = std::fs::metadata(path).map_err(|e| usage(miette!("cannot read `{path}`: {e}")))?;
+    if !meta.is_file() {
+        return Err(usage(miette!("cannot read `{path}`: not a regular file")));
+    }
+    if meta.len() > limit as u64 {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| usage(miette!("cannot read `{path}`: {e}")))?;
+    if bytes.len() > limit {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| usage(miette!("cannot read `{path}`: not UTF-8 text ({e})")))
 }
 
 /// Reads a game file as a source named as the user wrote it.
@@ -120,12 +146,18 @@ pub fn load_with(source: &Source, overrides: &[(String, i64)]) -> Result<Game> {
     match Game::load(source, overrides) {
         Ok(g) => Ok(g),
         Err(diags) => {
-            let n = diags.problems.len();
+            let (n, shown) = (diags.count(), diags.problems.len());
             for p in diags.problems {
                 eprintln!("{:?}", miette::Report::new(p));
             }
-            Err(miette!("{}: {n} problem{} found", source.name, if n == 1 { "" } else { "s" })
-                .into())
+            let more =
+                if n > shown { format!(" (the first {shown} shown)") } else { String::new() };
+            Err(miette!(
+                "{}: {n} problem{} found{more}",
+                source.name,
+                if n == 1 { "" } else { "s" }
+            )
+            .into())
         }
     }
 }

@@ -36,17 +36,12 @@ pub fn play(
             human[seat(&g, who)? as usize] = true;
         }
     }
-    let rec = Record {
-        game: file.to_string(),
-        params: ctx.overrides()?,
-        seed,
-        start: from.is_set().then(|| s.to_text(&g)),
-        moves: Vec::new(),
-        outcome: None,
-    };
+    let start = from.is_set().then(|| s.to_text(&g));
+    let rec = Record::new(&g, file.to_string(), ctx.overrides()?, seed, start);
     let mut rec = game_loop(&g, s, &human, seed, rec, engine)?;
     if let Some(path) = record {
-        rec.game = path_from(file, path);
+        // The game is named relative to the record's folder, and sealed.
+        rec.seal(path_from(file, path));
         let json = serde_json::to_string_pretty(&rec).into_diagnostic()?;
         std::fs::write(path, json + "\n")
             .map_err(|e| usage(miette!("cannot write `{path}`: {e}")))?;
@@ -246,21 +241,6 @@ fn path_from(game: &str, record: &str) -> String {
     rel.to_string_lossy().replace('\\', "/")
 }
 
-/// The game file a record names: relative to the record's folder (older
-/// records named it relative to where `play` ran, which is tried second).
-fn game_of(record: &str, game: &str) -> String {
-    let p = Path::new(game);
-    if p.is_absolute() {
-        return game.to_string();
-    }
-    let beside = Path::new(record).parent().unwrap_or(Path::new("")).join(p);
-    if beside.exists() || !p.exists() {
-        beside.to_string_lossy().into_owned()
-    } else {
-        game.to_string()
-    }
-}
-
 /// Runs `tabula replay`.
 pub fn replay(ctx: &Ctx, record: &str, html: Option<&str>) -> Result<()> {
     if ctx.has_seed() || !ctx.overrides()?.is_empty() {
@@ -271,8 +251,13 @@ pub fn replay(ctx: &Ctx, record: &str, html: Option<&str>) -> Result<()> {
     let text = read(record)?;
     let rec: Record =
         serde_json::from_str(&text).map_err(|e| miette!("`{record}` is not a game record: {e}"))?;
-    let file = game_of(record, &rec.game);
-    let g = load_with(&Source::new(file.clone(), read(&file)?), &rec.params)?;
+    // The game: a `.game` file beside the record, the very text it was
+    // played with (no path elsewhere, no edited rules or record).
+    let file = rec.game_path(Path::new(record)).map_err(|e| miette!("{record}: {e}"))?;
+    let file = file.to_string_lossy().into_owned();
+    let game_text = read(&file)?;
+    rec.check_game(&game_text).map_err(|e| miette!("{record}: {e}"))?;
+    let g = load_with(&Source::new(file.clone(), game_text), &rec.params)?;
     let mut s = match &rec.start {
         Some(text) => {
             State::from_text(&g, text).map_err(|e| miette!("{record}: start position: {e}"))?

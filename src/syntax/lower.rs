@@ -3,6 +3,13 @@
 //! A pair that does not have the shape the grammar promises is a bug in this
 //! file, not a user error: `next` panics naming the rule it expected. User
 //! problems found here (a number too large, nesting too deep) are collected.
+//!
+//! Depth is bounded here for every later stage: blocks, statements and
+//! expressions count one level each on the way down ([`MAX_DEPTH`] in all),
+//! and an operator chain counts the height of the tree it builds, so
+//! `1 + 1 + ... + 1` or `not not ... x` cannot make a tree deeper than the
+//! limit. Past the limit a placeholder stands in and "nesting too deep" is
+//! reported once, at the deepest point, with a short span.
 
 use super::ast::*;
 use super::{Rule, MAX_DEPTH};
@@ -33,6 +40,27 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 struct Lower {
     problems: Vec<Problem>,
     depth: usize,
+    /// "Nesting too deep" was reported under the node being lowered at the
+    /// limit: its other children stay quiet (one report per place).
+    deep_reported: bool,
+}
+
+/// A lowered expression with the height of its tree (a leaf is 1), and the
+/// first place an operator chain went past the limit.
+type Lowered = (Expr, usize, Option<Span>);
+
+/// The stand-in for a part that was not lowered (a problem is reported).
+fn placeholder(span: Span) -> Expr {
+    Expr { kind: ExprKind::Int(0), span }
+}
+
+/// The first token of a pair: a short span for "nesting too deep".
+fn head(p: &Pair<Rule>) -> Span {
+    let start = p.as_span().start();
+    let text = p.as_str();
+    let word = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
+    let len = if word > 0 { word } else { text.chars().next().map_or(0, char::len_utf8) };
+    Span::new(start, start + len)
 }
 
 /// The span of a pair without trailing whitespace and comments (pest's
@@ -42,12 +70,25 @@ fn span(p: &Pair<Rule>) -> Span {
 }
 
 fn end_of(p: &Pair<Rule>) -> usize {
-    let start = p.as_span().start();
-    let Some(last) = p.clone().into_inner().last() else {
-        return p.as_span().end();
-    };
-    let text = p.as_str().as_bytes();
-    let mut i = end_of(&last) - start;
+    // The chain of last children, outermost first (iterative: the chain is
+    // as long as the tree is deep).
+    let mut chain = vec![p.clone()];
+    while let Some(last) = chain.last().and_then(|q| q.clone().into_inner().next_back()) {
+        chain.push(last);
+    }
+    let mut end = chain.pop().map_or(p.as_span().end(), |leaf| leaf.as_span().end());
+    while let Some(q) = chain.pop() {
+        end = trim_end(&q, end);
+    }
+    end
+}
+
+/// The end of `q` without trailing whitespace and comments, given the end
+/// of its last child.
+fn trim_end(q: &Pair<Rule>, child_end: usize) -> usize {
+    let start = q.as_span().start();
+    let text = q.as_str().as_bytes();
+    let mut i = child_end - start;
     let mut end = i;
     while i < text.len() {
         if text[i].is_ascii_whitespace() {
@@ -83,7 +124,7 @@ fn next<'i>(pairs: &mut Pairs<'i, Rule>, expected: Rule) -> Pair<'i, Rule> {
 
 pub(super) fn file(mut pairs: Pairs<Rule>) -> Result<File, Vec<Problem>> {
     let file_pair = next(&mut pairs, Rule::file);
-    let mut l = Lower { problems: Vec::new(), depth: 0 };
+    let mut l = Lower { problems: Vec::new(), depth: 0, deep_reported: false };
     let mut items = Vec::new();
     for p in file_pair.into_inner() {
         if p.as_rule() == Rule::EOI {
@@ -253,33 +294,49 @@ impl Lower {
         }
     }
 
-    fn enter(&mut self, sp: Span) -> bool {
+    /// One level down; `false` (and a report) past the limit. Every
+    /// `enter` is matched by a `leave`.
+    fn enter(&mut self, at: Span) -> bool {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            if self.depth == MAX_DEPTH + 1 {
-                self.problems.push(
-                    Problem::new(
-                        "tabula::syntax::too_deep",
-                        "nesting too deep",
-                        sp,
-                        format!("more than {MAX_DEPTH} levels of nesting"),
-                    )
-                    .help("split the rule into named `def`s or `action`s"),
-                );
-            }
+            self.too_deep(at);
             return false;
         }
         true
     }
 
+    fn leave(&mut self) {
+        self.depth -= 1;
+        if self.depth < MAX_DEPTH {
+            self.deep_reported = false;
+        }
+    }
+
+    #[cold]
+    fn too_deep(&mut self, at: Span) {
+        if self.deep_reported {
+            return;
+        }
+        self.deep_reported = true;
+        self.problems.push(
+            Problem::new(
+                "tabula::syntax::too_deep",
+                "nesting too deep",
+                at,
+                format!("more than {MAX_DEPTH} levels of nesting here"),
+            )
+            .help("split the rule into named `def`s or `action`s"),
+        );
+    }
+
     fn block(&mut self, p: Pair<Rule>) -> Block {
         let sp = span(&p);
-        if !self.enter(sp) {
-            self.depth -= 1;
+        if !self.enter(head(&p)) {
+            self.leave();
             return Block { stmts: Vec::new(), span: sp };
         }
         let stmts = p.into_inner().map(|s| self.stmt(s)).collect();
-        self.depth -= 1;
+        self.leave();
         Block { stmts, span: sp }
     }
 
@@ -294,6 +351,16 @@ impl Lower {
 
     fn stmt(&mut self, p: Pair<Rule>) -> Stmt {
         let sp = span(&p);
+        if !self.enter(head(&p)) {
+            self.leave();
+            return Stmt { kind: StmtKind::Pass, span: sp };
+        }
+        let s = self.stmt_inner(p, sp);
+        self.leave();
+        s
+    }
+
+    fn stmt_inner(&mut self, p: Pair<Rule>, sp: Span) -> Stmt {
         let rule = p.as_rule();
         let mut inner = p.into_inner();
         let kind = match rule {
@@ -472,25 +539,62 @@ impl Lower {
     }
 
     fn expr(&mut self, p: Pair<Rule>) -> Expr {
-        let sp = span(&p);
-        if !self.enter(sp) {
-            self.depth -= 1;
-            return Expr { kind: ExprKind::Int(0), span: sp };
-        }
-        let e = self.pratt(p.into_inner());
-        self.depth -= 1;
-        e
+        self.expr_h(p).0
     }
 
-    fn pratt(&mut self, pairs: Pairs<Rule>) -> Expr {
+    /// An expression and the height of its tree.
+    fn expr_h(&mut self, p: Pair<Rule>) -> (Expr, usize) {
+        let sp = span(&p);
+        if !self.enter(head(&p)) {
+            self.leave();
+            return (placeholder(sp), 1);
+        }
+        // pest's Pratt parser recurses once per prefix operator: a long run
+        // of `not` or `-` is refused before it starts.
+        let mut run = 0;
+        for q in p.clone().into_inner() {
+            if matches!(q.as_rule(), Rule::not_op | Rule::neg_op) {
+                run += 1;
+                if self.depth + run > MAX_DEPTH {
+                    self.too_deep(span(&q));
+                    self.leave();
+                    return (placeholder(sp), 1);
+                }
+            } else {
+                run = 0;
+            }
+        }
+        let (e, h, deep) = self.pratt(p.into_inner());
+        if let Some(at) = deep {
+            self.too_deep(at);
+        }
+        self.leave();
+        (e, h)
+    }
+
+    fn pratt(&mut self, pairs: Pairs<Rule>) -> Lowered {
+        // A tree that would reach past the limit is replaced by a
+        // placeholder where it does, so the result stays shallow.
+        let base = self.depth;
+        let cap = move |e: Expr, h: usize, deep: Option<Span>, at: Span| -> Lowered {
+            if base + h > MAX_DEPTH {
+                (placeholder(e.span), 1, deep.or(Some(at)))
+            } else {
+                (e, h, deep)
+            }
+        };
         PRATT
-            .map_primary(|p| self.primary(p))
-            .map_prefix(|op, rhs| {
+            .map_primary(|p| {
+                let (e, h) = self.primary(p);
+                (e, h, None)
+            })
+            .map_prefix(move |op, (rhs, h, deep)| {
                 let sp = span(&op).to(rhs.span);
                 let u = if op.as_rule() == Rule::not_op { UnOp::Not } else { UnOp::Neg };
-                Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span: sp }
+                let e = Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span: sp };
+                cap(e, h + 1, deep, span(&op))
             })
-            .map_infix(|lhs, op, rhs| {
+            .map_infix(move |(lhs, hl, dl), op, (rhs, hr, dr)| {
                 let sp = lhs.span.to(rhs.span);
                 let b = match op.as_rule() {
                     Rule::or_op => BinOp::Or,
@@ -508,13 +612,15 @@ impl Lower {
                     Rule::mod_op => BinOp::Rem,
                     r => panic!("grammar/lowering mismatch: operator {r:?}"),
                 };
-                Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span: sp }
+                let e = Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span: sp };
+                cap(e, 1 + hl.max(hr), dl.or(dr), span(&op))
             })
             .parse(pairs)
     }
 
-    fn primary(&mut self, p: Pair<Rule>) -> Expr {
+    fn primary(&mut self, p: Pair<Rule>) -> (Expr, usize) {
         let sp = span(&p);
+        let mut h = 1;
         let kind = match p.as_rule() {
             Rule::int => match p.as_str().parse::<i64>() {
                 Ok(n) if n <= i64::from(i32::MAX) => ExprKind::Int(n),
@@ -529,14 +635,16 @@ impl Lower {
                 }
             },
             Rule::ident => ExprKind::Name(p.as_str().to_string()),
-            Rule::expr => return self.expr(p),
+            Rule::expr => return self.expr_h(p),
             Rule::call => {
                 let mut inner = p.into_inner();
                 let name = self.ident(next(&mut inner, Rule::ident));
-                let args = match inner.next() {
-                    Some(a) => a.into_inner().map(|e| self.expr(e)).collect(),
-                    None => Vec::new(),
-                };
+                let mut args = Vec::new();
+                for e in inner.next().into_iter().flat_map(|a| a.into_inner()) {
+                    let (a, ha) = self.expr_h(e);
+                    h = h.max(ha + 1);
+                    args.push(a);
+                }
                 ExprKind::Call(name, args)
             }
             Rule::quant => {
@@ -553,13 +661,26 @@ impl Lower {
                     _ => Quant::Collect,
                 };
                 let var = self.ident(next(&mut inner, Rule::ident));
-                let domain = Box::new(self.expr(next(&mut inner, Rule::expr)));
-                let filter = self.opt_where(&mut inner).map(Box::new);
-                let body = inner.next().map(|b| Box::new(self.expr(b)));
-                ExprKind::Quant { quant, var, domain, filter, body }
+                let (domain, hd) = self.expr_h(next(&mut inner, Rule::expr));
+                let filter = match inner.peek().map(|p| p.as_rule()) {
+                    Some(Rule::where_clause) => {
+                        let w = next(&mut inner, Rule::where_clause);
+                        let (f, hf) = self.expr_h(next(&mut w.into_inner(), Rule::expr));
+                        h = h.max(hf + 1);
+                        Some(Box::new(f))
+                    }
+                    _ => None,
+                };
+                let body = inner.next().map(|b| {
+                    let (b, hb) = self.expr_h(b);
+                    h = h.max(hb + 1);
+                    Box::new(b)
+                });
+                h = h.max(hd + 1);
+                ExprKind::Quant { quant, var, domain: Box::new(domain), filter, body }
             }
             r => panic!("grammar/lowering mismatch: unexpected primary {r:?}"),
         };
-        Expr { kind, span: sp }
+        (Expr { kind, span: sp }, h)
     }
 }

@@ -20,15 +20,94 @@ mod parser {
 }
 use parser::{Rule, TabulaParser};
 
-/// Deepest nesting of blocks and expressions accepted (stack safety).
+/// Deepest nesting of blocks, statements and expressions accepted (stack
+/// safety of every later stage).
 pub const MAX_DEPTH: usize = 128;
 
+/// The largest game text accepted, in bytes (the CLI refuses bigger files
+/// before reading them).
+pub const MAX_SOURCE_BYTES: usize = 4 << 20;
+
+/// pest's budget of parser calls: enough for any text of
+/// [`MAX_SOURCE_BYTES`], small enough that pathological backtracking ends.
+const CALL_LIMIT: usize = 64 * MAX_SOURCE_BYTES;
+
 /// Parses a game text into an unchecked AST.
+///
+/// Time and memory are proportional to the text; nesting deeper than
+/// [`MAX_DEPTH`] is one "nesting too deep" problem at its deepest point.
 pub fn parse(source: &Source) -> Result<ast::File, Vec<Problem>> {
-    pest::set_call_limit(std::num::NonZeroUsize::new(50_000_000));
-    let pairs = TabulaParser::parse(Rule::file, &source.text)
-        .map_err(|e| vec![syntax_error(e, &source.text)])?;
+    let text = &source.text;
+    if text.len() > MAX_SOURCE_BYTES {
+        return Err(vec![too_large(text.len())]);
+    }
+    // Brackets are counted first, so that pest never recurses deeper than
+    // the lowering would accept; other recursion in the grammar (`else if`
+    // chains, quantifier bodies) is bounded by pest's stack guard.
+    if let Some(p) = bracket_depth(text) {
+        return Err(vec![p]);
+    }
+    pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
+    let pairs = TabulaParser::parse(Rule::file, text).map_err(|e| vec![syntax_error(e, text)])?;
     lower::file(pairs)
+}
+
+#[cold]
+fn too_large(len: usize) -> Problem {
+    Problem::new(
+        "tabula::syntax::too_large",
+        format!("the game text has {len} bytes; at most {MAX_SOURCE_BYTES} are read"),
+        Span::new(0, 0),
+        "too large",
+    )
+    .help("a game file is a few kilobytes of rules")
+}
+
+/// The first opening bracket nested more than [`MAX_DEPTH`] deep, skipping
+/// strings and comments as the grammar reads them.
+fn bracket_depth(text: &str) -> Option<Problem> {
+    let b = text.as_bytes();
+    let (mut i, mut depth) = (0, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < b.len() && !b[i..].starts_with(b"*/") {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'(' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(
+                        Problem::new(
+                            "tabula::syntax::too_deep",
+                            "nesting too deep",
+                            Span::new(i, i + 1),
+                            format!("more than {MAX_DEPTH} levels of brackets here"),
+                        )
+                        .help("split the rule into named `def`s or `action`s"),
+                    );
+                }
+            }
+            b')' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// What users see for each grammar rule in "expected ..." messages.
@@ -128,6 +207,19 @@ fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((s, e)) => (s, e),
     };
+    // pest's own guards: out of stack (nesting) or out of calls.
+    if let pest::error::ErrorVariant::CustomError { message } = &err.variant {
+        let (code, msg, label) = if message.contains("stack") {
+            ("tabula::syntax::too_deep", "nesting too deep", "the parser went too deep here")
+        } else {
+            ("tabula::syntax", "the text is too complex to parse", "gave up here")
+        };
+        let at = start.min(text.len());
+        let len = text[at..].chars().next().map_or(0, char::len_utf8);
+        return Problem::new(code, msg, Span::new(at, at + len), label).help(format!(
+            "pest reported: {message}; split the rule into named `def`s or `action`s"
+        ));
+    }
     // At the end of the file, point at the last character instead, so the
     // label has a line to stand on.
     let trimmed = text.trim_end().len();

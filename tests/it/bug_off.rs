@@ -252,20 +252,35 @@ fn a_record_replays_to_the_identical_final_state() {
         moves.push(State::move_text(&g, mv));
         s = s.play(&g, mv).unwrap();
     }
-    let rec = Record {
-        game: "games/bug_off.game".into(),
-        params: vec![("players".into(), 4)],
-        seed: 42,
-        start: None,
-        moves,
-        outcome: s.outcome(&g).unwrap().map(|o| o.describe(&g)),
-    };
+    let mut rec = Record::new(&g, "games/bug_off.game", vec![("players".into(), 4)], 42, None);
+    rec.moves = moves;
+    rec.outcome = s.outcome(&g).unwrap().map(|o| o.describe(&g));
+    rec.seal("../games/bug_off.game");
     let json = serde_json::to_string(&rec).unwrap();
     let back: Record = serde_json::from_str(&json).unwrap();
     assert_eq!(back.replay(&g).unwrap(), s);
+    // A record edited after it was saved: refused, whatever the edit.
     let mut wrong = back.clone();
     wrong.outcome = Some("draw".into());
-    assert!(wrong.replay(&g).is_err());
+    assert!(wrong.replay(&g).unwrap_err().contains("changed after it was saved"));
+    let mut wrong = back.clone();
+    wrong.moves.pop();
+    assert!(wrong.replay(&g).unwrap_err().contains("changed after it was saved"));
+    // Edited and sealed again: the replay itself refuses it.
+    wrong.seal("../games/bug_off.game");
+    assert!(wrong.replay(&g).unwrap_err().contains("the replay ends with"));
+    // Another parameter set, another game.
+    assert!(back.replay(&game(3)).unwrap_err().contains("other parameters"));
+    let other = crate::game("tictactoe.game");
+    assert!(back.replay(&other).unwrap_err().contains("not the game this record was played with"));
+    // The game is a `.game` file named relative to the record.
+    let path = back.game_path(std::path::Path::new("records/r.json")).unwrap();
+    assert_eq!(path, std::path::Path::new("records/../games/bug_off.game"));
+    for bad in ["/etc/passwd", "/games/x.game", "../../etc/passwd", "x.game.json"] {
+        let mut r = back.clone();
+        r.seal(bad);
+        assert!(r.game_path(std::path::Path::new("r.json")).is_err(), "{bad}");
+    }
 }
 
 #[test]

@@ -62,7 +62,7 @@ fn perft_and_set() {
     assert!(out(&o).contains("perft(1) = 16"), "{}", out(&o));
     let o = tabula(&["perft", "games/boop.game", "1", "--set", "size=99"], "");
     assert!(!o.status.success());
-    assert!(err(&o).contains("outside 3..26"), "{}", err(&o));
+    assert!(err(&o).contains("outside 3..16"), "{}", err(&o));
 }
 
 #[test]
@@ -165,6 +165,37 @@ fn record_and_replay() {
         s.rsplit("discard:").next().unwrap_or("").lines().take(3).collect::<Vec<_>>().join("\n")
     };
     assert_eq!(last_board(&end), last_board(&replayed));
+    // The record names the game relative to itself, with its text's hash.
+    let json = std::fs::read_to_string(&path).unwrap();
+    let rec: tabula::wire::Record = serde_json::from_str(&json).unwrap();
+    assert!(rec.game.ends_with("games/bug_off.game") && !rec.game.starts_with('/'), "{json}");
+    // Pointed elsewhere, or edited: refused, and nothing else is read.
+    let edited = json.replace(&format!("\"{}\"", rec.game), "\"/etc/passwd\"");
+    std::fs::write(&path, edited).unwrap();
+    let o = tabula(&["replay", &p], "");
+    assert!(!o.status.success());
+    assert!(err(&o).contains("record was changed"), "{}", err(&o));
+    assert!(!err(&o).contains("root:"), "{}", err(&o));
+    let moved = json.replace("\"moves\": [", "\"moves\": [\"collect ant\", ");
+    std::fs::write(&path, moved).unwrap();
+    let o = tabula(&["replay", &p], "");
+    assert!(err(&o).contains("record was changed"), "{}", err(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn files_that_are_not_game_files_are_refused_before_reading() {
+    for (path, why) in [("/dev/zero", "not a regular file"), ("games", "not a regular file")] {
+        let o = tabula(&["check", path], "");
+        assert!(!o.status.success());
+        assert!(err(&o).contains(why), "{path}: {}", err(&o));
+    }
+    let dir = std::env::temp_dir().join(format!("tabula-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.game");
+    std::fs::write(&big, vec![b' '; tabula::syntax::MAX_SOURCE_BYTES + 1]).unwrap();
+    let o = tabula(&["check", &big.to_string_lossy()], "");
+    assert!(err(&o).contains("is larger than"), "{}", err(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -9,7 +9,7 @@ fn diagnostics() {
     insta::glob!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/errors"), "*.game", |path| {
         let text = std::fs::read_to_string(path).expect("fixture");
         let name = format!("tests/errors/{}", path.file_name().expect("name").to_string_lossy());
-        let report = match Game::load(&Source::new(name, text.clone()), &[]) {
+        let report = match Game::load(&Source::new(name, text.clone()), &front_matter(&text)) {
             Ok(_) => panic!("{} should not check", path.display()),
             Err(d) => crate::render_problems(&d.problems),
         };
@@ -18,6 +18,50 @@ fn diagnostics() {
             format!("----- SOURCE\n{text}----- DIAGNOSTICS\n{report}")
         );
     });
+}
+
+/// `// set: name=value` lines at the top of a fixture: parameter overrides.
+fn front_matter(text: &str) -> Vec<(String, i64)> {
+    text.lines()
+        .map_while(|l| l.strip_prefix("// set:"))
+        .filter_map(|s| s.trim().split_once('='))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().parse().expect("a number")))
+        .collect()
+}
+
+/// Every diagnostic code the parser and the checker can emit (every
+/// `"tabula::..."` literal in `src/syntax` and `src/check`) is shown by a
+/// fixture in `tests/errors` (or `tests/warnings`); a code no fixture can
+/// show (a text over 4 MiB) by an example generated here.
+#[test]
+fn every_diagnostic_code_has_an_example() {
+    let mut codes = std::collections::BTreeSet::new();
+    for dir in ["src/syntax", "src/check"] {
+        for path in crate::files(&crate::root().join(dir), "rs") {
+            let src = std::fs::read_to_string(&path).unwrap();
+            for (i, _) in src.match_indices("\"tabula::") {
+                let rest = &src[i + 1..];
+                let end = rest.find('"').unwrap();
+                codes.insert(rest[..end].to_string());
+            }
+        }
+    }
+    let mut shown = std::collections::BTreeSet::new();
+    let mut collect =
+        |text: String, set: &[(String, i64)]| match Game::load(&Source::new("x", text), set) {
+            Ok(g) => shown.extend(g.warnings.iter().map(|p| p.code.to_string())),
+            Err(d) => shown.extend(d.problems.iter().map(|p| p.code.to_string())),
+        };
+    for dir in ["tests/errors", "tests/warnings"] {
+        for path in crate::files(&crate::root().join(dir), "game") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let set = front_matter(&text);
+            collect(text, &set);
+        }
+    }
+    collect(" ".repeat(tabula::syntax::MAX_SOURCE_BYTES + 1), &[]);
+    let missing: Vec<&String> = codes.iter().filter(|c| !shown.contains(*c)).collect();
+    assert!(missing.is_empty(), "codes without an example in tests/errors: {missing:?}");
 }
 
 /// Warning snapshots: each `tests/warnings/*.game` loads, with warnings.

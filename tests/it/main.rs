@@ -17,6 +17,7 @@ mod games;
 mod language;
 mod native;
 mod perft;
+pub mod props;
 mod robust;
 mod snekagon;
 

@@ -62,6 +62,63 @@ fn mangled_game_files_never_panic() {
     }
 }
 
+/// The hostile inputs of issue 14: each ends in a few short diagnostics
+/// (never a crash, never output that grows faster than the input).
+#[test]
+fn hostile_game_files_get_short_diagnostics() {
+    let hdr = "players A, B\nboard square 3 by 3\npiece S\n";
+    let turn = " choose c in cells where empty(c)\n place S at c }\n";
+    let plus = vec!["1"; 10_000].join("+");
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("a sum of 10,000 terms", format!("{hdr}def d = {plus}\nturn {{ require d > 0{turn}"), "nesting too deep"),
+        ("30,000 `not`", format!("{hdr}turn {{ require {}true{turn}", "not ".repeat(30_000)), "nesting too deep"),
+        ("30,000 `-`", format!("{hdr}turn {{ require {}1 > 0{turn}", "-".repeat(30_000)), "nesting too deep"),
+        ("30,000 parentheses", format!("{hdr}turn {{ require {}true{}{turn}", "(".repeat(30_000), ")".repeat(30_000)), "nesting too deep"),
+        ("10,000 nested `if`", format!("{hdr}turn {{ {}{}{turn}", "if true { ".repeat(10_000), "}".repeat(10_000)), "nesting too deep"),
+        ("10,000 `else if`", format!("{hdr}turn {{ if false {{ }} {}{turn}", "else if false { } ".repeat(10_000)), "nesting too deep"),
+        ("10,000 nested quantifiers", format!("{hdr}turn {{ require {}true{turn}", "any x in cells: ".repeat(10_000)), "nesting too deep"),
+        ("10,000 nested calls", format!("{hdr}turn {{ require {}1{} > 0{turn}", "abs(".repeat(10_000), ")".repeat(10_000)), "nesting too deep"),
+        ("a 1 MB line of `(`", format!("{hdr}{}", "(".repeat(1 << 20)), "nesting too deep"),
+        ("defs that double", format!("{hdr}def d0 = 1\n{}turn {{ require d40 > 0{turn}", (1..=40).map(|i| format!("def d{i} = d{} + d{}\n", i - 1, i - 1)).collect::<String>()), "too large once defs"),
+        ("a board of 2^31 cells", "players A, B\nboard square 3 by 2147483647\npiece S\nturn { choose c in cells place S at c }\n".to_string(), "at most 256 cells"),
+        ("a hexhex board of side 2^31", "players A, B\nboard hexhex 2147483647\npiece S\nturn { choose c in cells place S at c }\n".to_string(), "cannot be built"),
+        ("3,600 ill-typed terms on one line", format!("{hdr}turn {{ {}{turn}", "require 1 ".repeat(3_600)), "expected a condition"),
+    ];
+    for (what, text, expect) in cases {
+        let t = std::time::Instant::now();
+        let e = match Game::load(&Source::new("hostile.game", text.clone()), &[]) {
+            Ok(_) => panic!("{what}: checks"),
+            Err(d) => d,
+        };
+        let out = crate::render_problems(&e.problems);
+        assert!(out.contains(expect), "{what}: {}", &out[..out.len().min(2000)]);
+        // Each problem once; each report a few lines, however long the line.
+        for p in &e.problems {
+            let one = crate::render_problems(std::slice::from_ref(p));
+            assert!(one.len() < 2_000, "{what}: a report of {} bytes", one.len());
+        }
+        let deep = e.problems.iter().filter(|p| p.code.ends_with("too_deep")).count();
+        assert!(deep <= 1, "{what}: {deep} reports of nesting");
+        // At most `MAX_PROBLEMS` reports of a few lines each.
+        assert!(e.problems.len() <= tabula::diag::MAX_PROBLEMS, "{what}");
+        assert!(out.len() <= 100_000, "{what}: {} bytes of output", out.len());
+        assert!(t.elapsed().as_secs() < 20, "{what}: {:?}", t.elapsed());
+    }
+}
+
+/// A long span (a block, a long expression) is shown by its start.
+#[test]
+fn long_spans_are_clipped() {
+    let body = "require true\n".repeat(5_000);
+    let text = format!(
+        "players A, B\nboard square 3 by 3\npiece S\nturn {{ {body} }}\nturn {{ {body} }}\n"
+    );
+    let e = Game::load(&Source::new("dup.game", text), &[]).unwrap_err();
+    let out = crate::render_problems(&e.problems);
+    assert!(out.contains("declared twice"), "{out}");
+    assert!(out.len() < 5_000, "{} bytes", out.len());
+}
+
 #[test]
 fn deep_nesting_is_a_diagnostic_not_a_crash() {
     let deep =
@@ -119,6 +176,141 @@ fn explanations_agree_with_move_generation() {
                 }
             }
             s = s.play(&g, &moves[rng.below(moves.len())]).unwrap();
+        }
+    }
+}
+
+/// Rules nested as deep as the checker allows (defs inlined into each
+/// other) still compile and run on a test thread's stack.
+#[test]
+fn rules_at_the_depth_limit_run() {
+    let nots = |n: usize| "not ".repeat(n);
+    let negs = |n: usize| "- ".repeat(n);
+    let anys = |n: usize| "any y in cells: ".repeat(n);
+    let text = format!(
+        "players A, B\nboard square 3 by 3\npiece S\n\
+         def d1(x) = {n1}empty(x)\n def d2(x) = {n2}d1(x)\n def d3(x) = {n3}d2(x)\n\
+         def e1 = {m1}1\n def e2 = {m2}e1\n def e3 = {m3}e2\n\
+         def q1(x) = {q1}empty(x)\n def q2(x) = {q1}q1(x)\n def q3(x) = {q3}q2(x)\n\
+         turn {{ choose c in cells where d3(c) and e3 != 0 and q3(c)\n place S at c }}\n",
+        n1 = nots(110),
+        n2 = nots(110),
+        n3 = nots(24),
+        m1 = negs(110),
+        m2 = negs(110),
+        m3 = negs(25),
+        q1 = anys(100),
+        q3 = anys(40),
+    );
+    let g = crate::game_text(&text).unwrap();
+    let s = crate::start(&g);
+    assert_eq!(tabula::perft(&g, &s, 2).unwrap(), 72);
+    let over =
+        text.replace(&format!("def d3(x) = {}", nots(24)), &format!("def d3(x) = {}", nots(60)));
+    let e = crate::game_text(&over).unwrap_err();
+    assert!(e.contains("nesting too deep once defs and actions are inlined"), "{e}");
+}
+
+/// Position text and JSON are validated before use.
+#[test]
+fn impossible_positions_are_refused() {
+    let g = crate::game("tictactoe.game");
+    let refused = |g: &tabula::Game, text: &str| State::from_text(g, text).unwrap_err();
+    assert!(refused(&g, "X Mark a1\nO Mark a1").contains("two pieces on `a1`"));
+    assert!(refused(&g, "ply 4294967295").contains("at most"));
+    assert!(refused(&g, "ply 99999999999").contains("`ply` needs a number"));
+    assert!(refused(&g, "turn Nobody").contains("no player `Nobody`"));
+    assert!(refused(&g, "Nobody Mark a1").contains("`Nobody` is not"));
+    // JSON goes through the same checks.
+    let mut repr = tabula::wire::StateRepr::new(&g, &crate::start(&g));
+    repr.pieces =
+        vec![["a1".into(), "X".into(), "Mark".into()], ["a1".into(), "O".into(), "Mark".into()]];
+    assert!(repr.to_state(&g).unwrap_err().contains("two pieces"));
+    repr.pieces.clear();
+    repr.ply = u32::MAX;
+    assert!(repr.to_state(&g).is_err());
+    repr.ply = 0;
+    repr.to_move = "Nobody".into();
+    assert!(repr.to_state(&g).is_err());
+
+    // Bug Off! creates no card after setup: a position may not hold more
+    // cards of a kind than the deck has (one net of each type).
+    let g = crate::game("bug_off.game");
+    let row = "row ant-net bee-net beetle-net butterfly-net ladybug-net slug-net \
+               ant-net bee-net beetle-net butterfly-net";
+    assert!(refused(&g, row).contains("pieces of kind `AntNet`"), "{}", refused(&g, row));
+    assert!(refused(&g, "hand Ann ant 11").contains("pieces of kind `Ant`"));
+    assert!(refused(&g, "hand Ann ant 2\nhand Ann ant 3").contains("twice"));
+    State::from_text(&g, "row ant-net bee-net\nhand Ann ant 3").unwrap();
+}
+
+/// The fuzz targets' properties (`tests/it/props.rs`) on fixed inputs:
+/// random play on every bundled game with parameters from their ranges.
+#[test]
+fn fuzz_properties_random_play() {
+    use crate::props::*;
+    for pick in 0..GAMES.len() {
+        for seed in [1u64, 7] {
+            let mut gen = Gen(seed * 1000 + pick as u64);
+            let g = bundled(pick, &mut gen);
+            play_checked(&g, seed, &[], 12);
+        }
+    }
+}
+
+/// Token-level mutants of the bundled games: never a crash.
+#[test]
+fn fuzz_properties_mutants() {
+    use crate::props::*;
+    let rounds: u64 =
+        std::env::var("TABULA_FUZZ_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
+    let mut gen = Gen(14);
+    for _ in 0..rounds {
+        let data: Vec<u8> = (0..1 + gen.below(24)).map(|_| gen.next_u64() as u8).collect();
+        if let Some(g) = check_any(mutate(&data).as_bytes()) {
+            play_some(&g, gen.next_u64(), 3);
+        }
+    }
+}
+
+/// Mangled position texts, JSON and records: never a crash.
+#[test]
+fn fuzz_properties_wire() {
+    use crate::props::*;
+    let mut gen = Gen(3);
+    for (pick, name) in [(3usize, "bug_off.game"), (0, "boop.game"), (7, "tictactoe.game")] {
+        let g = crate::game(name);
+        let _ = pick;
+        let s = State::initial_seeded(&g, 5).unwrap();
+        let text = s.to_text(&g);
+        let json = serde_json::to_string(&tabula::wire::StateRepr::new(&g, &s)).unwrap();
+        for base in [text, json] {
+            for _ in 0..60 {
+                let mut b: Vec<u8> = base.bytes().collect();
+                for _ in 0..1 + gen.below(3) {
+                    let at = gen.below(b.len().max(1));
+                    match gen.below(3) {
+                        0 if !b.is_empty() => {
+                            b.remove(at);
+                        }
+                        1 => b.insert(at, b" 0123456789\n\"{}[],:-"[gen.below(19)]),
+                        _ => b.splice(at..at, b"4294967295".iter().copied()).for_each(drop),
+                    }
+                }
+                wire_any(&g, &String::from_utf8_lossy(&b));
+            }
+        }
+    }
+}
+
+/// Every input a fuzzer found a crash with, kept (`tests/fuzz/`).
+#[test]
+fn fuzz_regressions() {
+    let dir = crate::root().join("tests/fuzz");
+    for path in crate::files(&dir, "game") {
+        let bytes = std::fs::read(&path).unwrap();
+        if let Some(g) = crate::props::check_any(&bytes) {
+            crate::props::play_some(&g, 1, 5);
         }
     }
 }

@@ -1,6 +1,6 @@
 //! [`Game`]: a checked game and its compiled program, loaded together.
 
-use crate::compile::{compile, Compiled};
+use crate::compile::{compile, Compiled, Limits};
 use crate::diag::Diagnostics;
 use crate::source::Source;
 use crate::{check, ir, syntax};
@@ -40,8 +40,18 @@ impl Game {
 
     /// Compiles a checked game.
     pub fn from_ir(ir: ir::Game) -> Game {
-        let program = Arc::new(compile(&ir));
+        Game::from_ir_with(ir, Limits::default())
+    }
+
+    /// Compiles a checked game with these work limits.
+    pub fn from_ir_with(ir: ir::Game, limits: Limits) -> Game {
+        let program = Arc::new(compile(&ir, limits));
         Game { ir: Arc::new(ir), program }
+    }
+
+    /// The same game with other work limits (see [`Limits`]).
+    pub fn with_limits(&self, limits: Limits) -> Game {
+        Game { ir: self.ir.clone(), program: Arc::new(compile(&self.ir, limits)) }
     }
 
     /// The checked rules.

@@ -16,12 +16,19 @@ pub struct Ctx {
     random_seed: u64,
     /// No progress bars, timings or notes.
     pub quiet: bool,
+    /// Work limits of rules (`--max-steps`, `--max-choices`).
+    pub limits: tabula::compile::Limits,
 }
 
 impl Ctx {
     /// The options as given, with a random seed drawn in case none was.
     pub fn new(g: &Global) -> Ctx {
-        Ctx { set: g.set.clone(), seed: g.seed, random_seed: random_seed(), quiet: g.quiet }
+        let d = tabula::compile::Limits::default();
+        let limits = tabula::compile::Limits {
+            steps: g.max_steps.unwrap_or(d.steps),
+            choices: g.max_choices.unwrap_or(d.choices),
+        };
+        Ctx { set: g.set.clone(), seed: g.seed, random_seed: random_seed(), quiet: g.quiet, limits }
     }
 
     /// The same options without progress bars and notes (for work that is
@@ -138,7 +145,8 @@ pub fn load(ctx: &Ctx, file: &str) -> Result<Game> {
 
 /// Loads a game from a source (see [`load`]).
 pub fn load_source(ctx: &Ctx, source: &Source) -> Result<Game> {
-    load_with(source, &ctx.overrides()?)
+    let g = load_with(source, &ctx.overrides()?)?;
+    Ok(if ctx.limits == tabula::compile::Limits::default() { g } else { g.with_limits(ctx.limits) })
 }
 
 /// Loads a game with these parameter values (see [`load`]).

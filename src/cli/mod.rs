@@ -94,6 +94,13 @@ pub struct Global {
     /// Print no colours (also when the NO_COLOR variable is set).
     #[arg(long, global = true)]
     pub no_color: bool,
+    /// Most steps one run of a rule block may take (loop rounds and
+    /// elements looked at) before it stops with an error [default: 2000000].
+    #[arg(long, value_name = "N", global = true)]
+    pub max_steps: Option<u32>,
+    /// Most options one turn's move search may explore [default: 2000000].
+    #[arg(long, value_name = "N", global = true)]
+    pub max_choices: Option<u32>,
 }
 
 /// The game file every verb but `replay` starts from.

@@ -42,8 +42,12 @@ macro_rules! check {
 #[inline(always)]
 pub fn tick<const W: usize>(cx: &mut Cx<'_, W>, span: Span) -> bool {
     cx.fr.steps += 1;
-    if cx.fr.steps > STEP_LIMIT {
-        cx.fr.fail(format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"), span);
+    if cx.fr.steps > cx.t.max_steps {
+        let n = cx.t.max_steps;
+        cx.fr.fail(
+            format!("this rule ran more than {n} steps (loop rounds and elements looked at); is a loop endless? (`--max-steps` raises the limit)"),
+            span,
+        );
         return false;
     }
     true
@@ -377,12 +381,18 @@ pub enum CKey<const W: usize> {
 }
 
 /// `compare p in D by keys [ties share]`
-pub fn compare<const W: usize>(var: Var, dom: D<W>, keys: Vec<CKey<W>>, share: bool) -> StmtFn<W> {
+pub fn compare<const W: usize>(
+    var: Var,
+    dom: D<W>,
+    keys: Vec<CKey<W>>,
+    share: bool,
+    span: Span,
+) -> StmtFn<W> {
     Box::new(move |cx| {
         let d = dom(cx);
         check!(cx);
         let mut players = Vec::new();
-        each(cx, d, var, |cx| {
+        super::expr::each_ticked(cx, d, var, span, |cx| {
             if let Var::W(i) = var {
                 players.push(cx.fr.w[i as usize]);
             }
@@ -400,7 +410,7 @@ pub fn compare<const W: usize>(var: Var, dom: D<W>, keys: Vec<CKey<W>>, share: b
                     CKey::Desc { var, dom, filter, body } => {
                         let d = dom(cx);
                         let mut vals = Vec::new();
-                        each(cx, d, *var, |cx| {
+                        super::expr::each_ticked(cx, d, *var, span, |cx| {
                             if filter.as_ref().is_none_or(|f| f(cx)) {
                                 vals.push(body(cx));
                             }

@@ -36,6 +36,13 @@ pub fn code_at<const W: usize>(cx: &Cx<'_, W>, c: CellId) -> u16 {
     }
 }
 
+/// Records an arithmetic overflow at `span` (a rule error, never a wrap).
+#[cold]
+pub fn overflow<const W: usize>(cx: &mut Cx<'_, W>, span: Span) -> i64 {
+    cx.fr.fail("the numbers here overflow (beyond 64 bits)".into(), span);
+    0
+}
+
 /// The rule error for reading a face-down end of a zone where it cannot
 /// be revealed (inside a quantifier over something the zone depends on).
 #[cold]
@@ -297,6 +304,19 @@ pub fn each<const W: usize>(
     }
 }
 
+/// [`each`], counting every element against the run's step budget (the
+/// error names the rule at `span`).
+#[inline(always)]
+pub fn each_ticked<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    d: Dom<W>,
+    var: Var,
+    span: Span,
+    mut f: impl FnMut(&mut Cx<'_, W>) -> bool,
+) {
+    each(cx, d, var, |cx| super::effect::tick(cx, span) && f(cx))
+}
+
 /// A cell operand: read from a slot, a constant, or computed.
 enum Opnd<const W: usize> {
     Slot(usize),
@@ -452,18 +472,23 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     body(cx)
                 })
             }
-            Expr::Quant { quant, slot, domain, filter, body, .. } => {
+            Expr::Quant { quant, slot, domain, filter, body, span } => {
                 if let Some(q) =
                     self.set_quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref())
                 {
                     return q;
                 }
-                if let Some(q) =
-                    self.hoisted_quant(*quant, *slot, domain, filter.as_deref(), body.as_deref())
-                {
+                if let Some(q) = self.hoisted_quant(
+                    *quant,
+                    *slot,
+                    domain,
+                    filter.as_deref(),
+                    body.as_deref(),
+                    *span,
+                ) {
                     return Box::new(move |cx| q(cx) != 0);
                 }
-                self.quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref())
+                self.quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref(), *span)
             }
             _ => {
                 let w = self.word(e);
@@ -639,8 +664,12 @@ impl<'g, const W: usize> Compiler<'g, W> {
             },
             Expr::Me => Box::new(|cx| i64::from(cx.st.current)),
             Expr::Unary(UnOp::Neg, a) => {
+                let span = a.span();
                 let a = self.word(a);
-                Box::new(move |cx| a(cx).wrapping_neg())
+                Box::new(move |cx| {
+                    let x = a(cx);
+                    x.checked_neg().unwrap_or_else(|| overflow(cx, span))
+                })
             }
             Expr::Binary(op, a, b, span) => self.binary_word(*op, a, b, *span),
             Expr::Builtin(f, args, span) => self.builtin_word(*f, args, *span),
@@ -689,7 +718,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     body(cx)
                 })
             }
-            Expr::Quant { quant, slot, domain, filter, body, .. } => match quant {
+            Expr::Quant { quant, slot, domain, filter, body, span } => match quant {
                 Quant::Any | Quant::All | Quant::None => {
                     let b = self.bool_(e);
                     Box::new(move |cx| i64::from(b(cx)))
@@ -710,10 +739,18 @@ impl<'g, const W: usize> Compiler<'g, W> {
                         domain,
                         filter.as_deref(),
                         body.as_deref(),
+                        *span,
                     ) {
                         return q;
                     }
-                    self.quant_word(*quant, *slot, domain, filter.as_deref(), body.as_deref())
+                    self.quant_word(
+                        *quant,
+                        *slot,
+                        domain,
+                        filter.as_deref(),
+                        body.as_deref(),
+                        *span,
+                    )
                 }
             },
             Expr::Unary(UnOp::Not, _) => {
@@ -727,19 +764,23 @@ impl<'g, const W: usize> Compiler<'g, W> {
     fn binary_word(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> I<W> {
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
-                let f = match op {
-                    BinOp::Add => i64::wrapping_add,
-                    BinOp::Sub => i64::wrapping_sub,
-                    _ => i64::wrapping_mul,
+                // Overflow is a rule error at the operator, never a wrap.
+                let f: fn(i64, i64) -> Option<i64> = match op {
+                    BinOp::Add => i64::checked_add,
+                    BinOp::Sub => i64::checked_sub,
+                    _ => i64::checked_mul,
                 };
                 match (self.opnd(a), self.opnd(b)) {
-                    (Opnd::Slot(i), Opnd::Const(k)) => Box::new(move |cx| f(cx.fr.w[i], k)),
+                    (Opnd::Slot(i), Opnd::Const(k)) => {
+                        Box::new(move |cx| f(cx.fr.w[i], k).unwrap_or_else(|| overflow(cx, span)))
+                    }
                     (x, y) => {
                         let x = self.opnd_fn(x);
                         let y = self.opnd_fn(y);
                         Box::new(move |cx| {
                             let a = x(cx);
-                            f(a, y(cx))
+                            let b = y(cx);
+                            f(a, b).unwrap_or_else(|| overflow(cx, span))
                         })
                     }
                 }
@@ -754,11 +795,8 @@ impl<'g, const W: usize> Compiler<'g, W> {
                         cx.fr.fail("division by zero".into(), span);
                         return 0;
                     }
-                    if div {
-                        a.wrapping_div(b)
-                    } else {
-                        a.wrapping_rem(b)
-                    }
+                    let r = if div { a.checked_div(b) } else { a.checked_rem(b) };
+                    r.unwrap_or_else(|| overflow(cx, span))
                 })
             }
             _ => {
@@ -899,7 +937,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
             Builtin::Abs => {
                 let a = self.word(&args[0]);
-                Box::new(move |cx| a(cx).wrapping_abs())
+                Box::new(move |cx| {
+                    let x = a(cx);
+                    x.checked_abs().unwrap_or_else(|| overflow(cx, span))
+                })
             }
             Builtin::File | Builtin::Rank => {
                 let c = self.opnd(&args[0]);
@@ -968,12 +1009,12 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     body(cx)
                 })
             }
-            Expr::Quant { quant: Quant::Collect, slot, domain, filter, body, .. } => {
+            Expr::Quant { quant: Quant::Collect, slot, domain, filter, body, span } => {
                 if let Some(q) = self.set_collect(*slot, domain, filter.as_deref(), body.as_deref())
                 {
                     return q;
                 }
-                self.collect(*slot, domain, filter.as_deref(), body.as_deref())
+                self.collect(*slot, domain, filter.as_deref(), body.as_deref(), *span)
             }
             _ => Box::new(|_| Set::EMPTY),
         }
@@ -1117,6 +1158,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         domain: &Expr,
         filter: Option<&Expr>,
         body: Option<&Expr>,
+        span: Span,
     ) -> B<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
@@ -1127,7 +1169,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         Box::new(move |cx| {
             let dv = d(cx);
             let mut hit = false;
-            each(cx, dv, var, |cx| {
+            each_ticked(cx, dv, var, span, |cx| {
                 if let Some(f) = &f {
                     if !f(cx) {
                         return true;
@@ -1154,6 +1196,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         domain: &Expr,
         filter: Option<&Expr>,
         body: Option<&Expr>,
+        span: Span,
     ) -> I<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
@@ -1163,7 +1206,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             return Box::new(move |cx| {
                 let dv = d(cx);
                 let mut n = 0i64;
-                each(cx, dv, var, |cx| {
+                each_ticked(cx, dv, var, span, |cx| {
                     if let Some(f) = &f {
                         if !f(cx) {
                             return true;
@@ -1182,7 +1225,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             let dv = d(cx);
             let mut acc = 0i64;
             let mut seen = false;
-            each(cx, dv, var, |cx| {
+            each_ticked(cx, dv, var, span, |cx| {
                 if let Some(f) = &f {
                     if !f(cx) {
                         return true;
@@ -1190,7 +1233,13 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
                 let x = b.as_ref().map_or(0, |b| b(cx));
                 acc = match q {
-                    Quant::Sum => acc.wrapping_add(x),
+                    Quant::Sum => match acc.checked_add(x) {
+                        Some(v) => v,
+                        None => {
+                            overflow(cx, span);
+                            return false;
+                        }
+                    },
                     Quant::Max if seen => acc.max(x),
                     Quant::Min if seen => acc.min(x),
                     _ => x,
@@ -1208,6 +1257,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         domain: &Expr,
         filter: Option<&Expr>,
         body: Option<&Expr>,
+        span: Span,
     ) -> S<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
@@ -1216,7 +1266,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         Box::new(move |cx| {
             let dv = d(cx);
             let mut acc = Set::EMPTY;
-            each(cx, dv, var, |cx| {
+            each_ticked(cx, dv, var, span, |cx| {
                 if let Some(f) = &f {
                     if !f(cx) {
                         return true;

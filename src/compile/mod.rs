@@ -191,6 +191,26 @@ pub struct Tables<const W: usize> {
     /// Lines of each length as shifts, where every axis moves by a fixed
     /// cell-id offset (see [`LineShifts`]).
     pub shifts: Vec<LineShifts<W>>,
+    /// Most steps (loop rounds and elements looked at) one run may take.
+    pub max_steps: u32,
+    /// Most options one turn's search may explore.
+    pub max_choices: u32,
+}
+
+/// How much work a rule may do before it is stopped with an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Steps of one run of a block: every round of a loop and every element
+    /// a quantifier, `choose`, `random` or `compare` looks at.
+    pub steps: u32,
+    /// Options one turn's move search may explore, over all its decisions.
+    pub choices: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { steps: effect::STEP_LIMIT, choices: crate::state::NODE_LIMIT }
+    }
 }
 
 /// The lines of one length on a board where each axis is a fixed offset
@@ -304,6 +324,8 @@ impl<const W: usize> Tables<W> {
             shifts.push(LineShifts { range, k: k as usize, axes });
         }
         Tables {
+            max_steps: effect::STEP_LIMIT,
+            max_choices: crate::state::NODE_LIMIT,
             shifts,
             cells,
             dirs,
@@ -478,16 +500,18 @@ impl Compiled {
 }
 
 /// Compiles a checked game.
-pub fn compile(g: &ir::Game) -> Compiled {
+pub fn compile(g: &ir::Game, limits: Limits) -> Compiled {
     match g.board.set_words() {
-        0 | 1 => Compiled::W1(Box::new(program::<1>(g))),
-        2 => Compiled::W2(Box::new(program::<2>(g))),
-        _ => Compiled::W4(Box::new(program::<4>(g))),
+        0 | 1 => Compiled::W1(Box::new(program::<1>(g, limits))),
+        2 => Compiled::W2(Box::new(program::<2>(g, limits))),
+        _ => Compiled::W4(Box::new(program::<4>(g, limits))),
     }
 }
 
-fn program<const W: usize>(g: &ir::Game) -> Program<W> {
-    let t = Tables::<W>::new(g);
+fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
+    let mut t = Tables::<W>::new(g);
+    t.max_steps = limits.steps;
+    t.max_choices = limits.choices;
     let mut c = expr::Compiler::<W>::new(g, &t);
     let lazy = opt::lazy_tails(g);
     let turn = c.block(&g.turn);

@@ -1170,6 +1170,7 @@ impl<const W: usize> Compiler<'_, W> {
         domain: &Expr,
         filter: Option<&Expr>,
         body: Option<&Expr>,
+        span: crate::source::Span,
     ) -> Option<I<W>> {
         if filter.is_some() || !matches!(q, Quant::Any | Quant::All | Quant::None | Quant::Count) {
             return None;
@@ -1228,7 +1229,7 @@ impl<const W: usize> Compiler<'_, W> {
             let mut n = 0i64;
             let stop_on = q != Quant::All;
             let mut decided = false;
-            super::expr::each(cx, dv, var, |cx| {
+            super::expr::each_ticked(cx, dv, var, span, |cx| {
                 let t = sets.test(elem_cells(cx, var));
                 if q == Quant::Count {
                     n += i64::from(t);

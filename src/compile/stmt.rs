@@ -229,7 +229,7 @@ impl<const W: usize> Compiler<'_, W> {
                         },
                     })
                     .collect();
-                effect::compare(var, dom, keys, *share)
+                effect::compare(var, dom, keys, *share, span)
             }
             StmtKind::Transfer { count, kind, from, to } => {
                 let count = count.as_ref().map(|c| self.word(c));

@@ -11,7 +11,7 @@
 
 use super::{Choice, RunError, State};
 use crate::compile::effect::{tick, Ctl};
-use crate::compile::expr::{const_word, each, word_value};
+use crate::compile::expr::{const_word, each_ticked, word_value};
 use crate::compile::stmt::{ChooseOp, Op};
 use crate::compile::{Block, Cx, Dom, Frame, Program, Set, Var};
 use crate::ir::{Ty, Value, NONE8};
@@ -176,7 +176,7 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     let var = c.var;
     if let Some(test) = &c.elems {
         let sets = test.sets(cx);
-        each(cx, d, var, |cx| {
+        each_ticked(cx, d, var, c.span, |cx| {
             if sets.test(crate::compile::opt::elem_cells(cx, var)) {
                 match var {
                     Var::W(i) => out.words.push(cx.fr.w[i as usize]),
@@ -188,7 +188,7 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
         });
         return;
     }
-    each(cx, d, var, |cx| {
+    each_ticked(cx, d, var, c.span, |cx| {
         if c.filter.as_ref().is_none_or(|f| f(cx)) {
             match var {
                 Var::W(i) => out.words.push(cx.fr.w[i as usize]),
@@ -211,7 +211,7 @@ fn random_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
         Dom::Zone(z, pl) if pl != NONE8 && !cx.t.zones[z as usize].1 => Some((z, pl)),
         _ => None,
     };
-    each(cx, d, var, |cx| {
+    each_ticked(cx, d, var, c.span, |cx| {
         if c.filter.as_ref().is_none_or(|f| f(cx)) {
             match var {
                 Var::W(i) => {

@@ -180,7 +180,7 @@ impl<const W: usize> Searcher<W> {
         fr.steps = 0;
         fr.err = None;
         self.path.clear();
-        self.budget = NODE_LIMIT;
+        self.budget = p.t.max_choices;
         let mut pc = 0;
         if p.has_chance {
             match &mut self.root {
@@ -239,7 +239,8 @@ impl<const W: usize> Searcher<W> {
         if n as u32 > self.budget {
             return Err(RunError {
                 message: format!(
-                    "one turn explores more than {NODE_LIMIT} choices; are its decisions meant to multiply like this?"
+                    "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
+                    p.t.max_choices
                 ),
                 span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
             });

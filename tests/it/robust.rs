@@ -314,3 +314,73 @@ fn fuzz_regressions() {
         }
     }
 }
+
+/// The game `turn { BODY }` on a 16 x 16 board.
+fn runaway(body: &str) -> tabula::Game {
+    let text = format!("players A, B\nboard square 16 by 16\npiece Stone\nturn {{\n{body}\n}}\n");
+    crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The rule an error points at.
+fn pointed(g: &tabula::Game, e: &tabula::RunError) -> String {
+    g.source.text[e.span.start as usize..e.span.end as usize].to_string()
+}
+
+#[test]
+fn a_huge_choose_domain_stops_with_an_error_at_the_choose() {
+    let g = runaway("choose a in range(1, 2000000000)\npass");
+    let e = crate::start(&g).legal_moves(&g).expect_err("too much work");
+    assert!(e.message.contains("steps"), "{}", e.message);
+    assert!(pointed(&g, &e).starts_with("choose a in range"), "{}", pointed(&g, &e));
+}
+
+#[test]
+fn quantifiers_over_huge_or_nested_domains_stop_with_an_error() {
+    for (body, at) in [
+        ("require any a in range(1, 2000000000): a == 0", "any a in range"),
+        ("require (sum a in range(1, 2000000000): a) > 0", "sum a in range"),
+        (
+            "require (sum a in cells: sum b in cells: sum c in cells: file(a) + file(b) + file(c)) > 0",
+            "sum",
+        ),
+    ] {
+        let g = runaway(&format!("{body}\npass"));
+        let e = crate::start(&g).legal_moves(&g).expect_err(body);
+        assert!(e.message.contains("steps"), "{body}: {}", e.message);
+        assert!(pointed(&g, &e).starts_with(at), "{body}: {}", pointed(&g, &e));
+        // The reference interpreter stops too.
+        let r = tabula::interp::reference::legal_moves(&g, &crate::start(&g));
+        assert!(r.is_err(), "{body}: the reference runs on");
+    }
+}
+
+#[test]
+fn arithmetic_overflow_is_a_rule_error_at_the_operator() {
+    // Literals fit in 32 bits; products of them overflow 64 bits.
+    let big = "(2000000000 * 2000000000 * size(cells))";
+    for (body, at) in [
+        (format!("require {big} * 3 > 0"), format!("{big} * 3")),
+        (format!("require 0 - {big} - {big} - {big} < 0"), format!("0 - {big} - {big} - {big}")),
+        (format!("require -(0 - {big} - {big} - 1) < 0"), format!("0 - {big} - {big} - 1")),
+    ] {
+        let body = body.as_str();
+        let g = runaway(&format!("{body}\npass"));
+        let e = crate::start(&g).legal_moves(&g).expect_err(body);
+        assert!(e.message.contains("overflow"), "{body}: {}", e.message);
+        assert!(at.contains(&pointed(&g, &e)), "{body}: `{}`", pointed(&g, &e));
+        let r = tabula::interp::reference::legal_moves(&g, &crate::start(&g)).expect_err(body);
+        assert!(r.message.contains("overflow"), "{body}: {}", r.message);
+    }
+}
+
+#[test]
+fn the_work_limits_can_be_set() {
+    let g = crate::game("boop.game");
+    let tight = g.with_limits(tabula::compile::Limits { steps: 5, choices: 2_000_000 });
+    let e = crate::start(&tight).legal_moves(&tight).expect_err("5 steps are too few");
+    assert!(e.message.contains("more than 5 steps"), "{}", e.message);
+    let few = g.with_limits(tabula::compile::Limits { steps: 2_000_000, choices: 10 });
+    let e = crate::start(&few).legal_moves(&few).expect_err("10 choices are too few");
+    assert!(e.message.contains("more than 10 choices"), "{}", e.message);
+    assert_eq!(crate::start(&g).legal_moves(&g).unwrap().len(), 36);
+}

@@ -93,8 +93,8 @@ impl Exec<'_, '_> {
                 domain,
                 filter,
                 body,
-                ..
-            } => self.decide(*q, *slot, domain, filter.as_deref(), body.as_deref()),
+                span,
+            } => self.decide(*q, *slot, domain, filter.as_deref(), body.as_deref(), *span),
             _ => match self.eval(e)? {
                 Value::Bool(b) => Ok(b),
                 _ => Err(bug(Span::default())),
@@ -110,11 +110,13 @@ impl Exec<'_, '_> {
         domain: &Expr,
         filter: Option<&Expr>,
         body: Option<&Expr>,
+        span: Span,
     ) -> Res<bool> {
         let g = self.g;
         let d = self.eval(domain)?;
         // Returns Some(answer) when this element decides the quantifier.
         let step = |this: &mut Self, v: Value| -> Res<Option<bool>> {
+            this.tick(span)?;
             this.frame.slots[slot as usize] = v;
             if let Some(f) = filter {
                 if !this.truth(f)? {
@@ -304,7 +306,9 @@ impl Exec<'_, '_> {
             Expr::Local(s, _) => self.frame.slots[*s as usize],
             Expr::Me => Value::Player(self.st.current),
             Expr::Unary(UnOp::Not, a) => Value::Bool(!self.truth(a)?),
-            Expr::Unary(UnOp::Neg, a) => Value::Int(self.int(a)?.wrapping_neg()),
+            Expr::Unary(UnOp::Neg, a) => {
+                Value::Int(self.int(a)?.checked_neg().ok_or_else(|| overflow(a.span()))?)
+            }
             Expr::Binary(op, a, b, span) => self.binary(*op, a, b, *span)?,
             Expr::Builtin(f, args, _) => self.builtin(*f, args)?,
             Expr::Prop(p, k, _) => match self.kind(k)? {
@@ -325,7 +329,7 @@ impl Exec<'_, '_> {
                 }
                 self.eval(body)?
             }
-            Expr::Quant { quant, slot, domain, filter, body, .. } => {
+            Expr::Quant { quant, slot, domain, filter, body, span } => {
                 let d = self.eval(domain)?;
                 let mut i = 0;
                 let mut acc: i64 = 0;
@@ -333,6 +337,7 @@ impl Exec<'_, '_> {
                 let mut seen = false;
                 while let Some((v, n)) = self.next_elem(d, i) {
                     i = n;
+                    self.tick(*span)?;
                     self.frame.slots[*slot as usize] = v;
                     if let Some(f) = filter {
                         if !self.truth(f)? {
@@ -364,7 +369,7 @@ impl Exec<'_, '_> {
                                 None => 0,
                             };
                             acc = match quant {
-                                Quant::Sum => acc.wrapping_add(x),
+                                Quant::Sum => acc.checked_add(x).ok_or_else(|| overflow(*span))?,
                                 Quant::Max if seen => acc.max(x),
                                 Quant::Min if seen => acc.min(x),
                                 _ => x,
@@ -396,9 +401,9 @@ impl Exec<'_, '_> {
                     BinOp::Le => Value::Bool(x <= y),
                     BinOp::Gt => Value::Bool(x > y),
                     BinOp::Ge => Value::Bool(x >= y),
-                    BinOp::Add => Value::Int(x.wrapping_add(y)),
-                    BinOp::Sub => Value::Int(x.wrapping_sub(y)),
-                    BinOp::Mul => Value::Int(x.wrapping_mul(y)),
+                    BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(|| overflow(span))?),
+                    BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(|| overflow(span))?),
+                    BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| overflow(span))?),
                     BinOp::Div | BinOp::Rem => {
                         if y == 0 {
                             return Err(Box::new(RunError {
@@ -406,11 +411,10 @@ impl Exec<'_, '_> {
                                 span,
                             }));
                         }
-                        Value::Int(if op == BinOp::Div {
-                            x.wrapping_div(y)
-                        } else {
-                            x.wrapping_rem(y)
-                        })
+                        Value::Int(
+                            if op == BinOp::Div { x.checked_div(y) } else { x.checked_rem(y) }
+                                .ok_or_else(|| overflow(span))?,
+                        )
                     }
                     _ => return Err(bug(span)),
                 }
@@ -522,7 +526,9 @@ impl Exec<'_, '_> {
             }
             Builtin::Min => Value::Int(self.int(&args[0])?.min(self.int(&args[1])?)),
             Builtin::Max => Value::Int(self.int(&args[0])?.max(self.int(&args[1])?)),
-            Builtin::Abs => Value::Int(self.int(&args[0])?.wrapping_abs()),
+            Builtin::Abs => Value::Int(
+                self.int(&args[0])?.checked_abs().ok_or_else(|| overflow(args[0].span()))?,
+            ),
             Builtin::AllCells => Value::Cells(g.board.all()),
             Builtin::NeighboursOf => {
                 let a = self.cells(&args[0])?;
@@ -587,4 +593,10 @@ impl Exec<'_, '_> {
             Builtin::Ply => Value::Int(i64::from(self.st.ply)),
         })
     }
+}
+
+/// Arithmetic beyond 64 bits: a rule error, never a wrap.
+#[cold]
+fn overflow(span: Span) -> Box<RunError> {
+    Box::new(RunError { message: "the numbers here overflow (beyond 64 bits)".into(), span })
 }

@@ -106,7 +106,7 @@ impl<'g, 's> Exec<'g, 's> {
     /// Counts a loop iteration; only loops can run away (there is no
     /// recursion), so the error always names the loop.
     #[inline]
-    fn tick(&mut self, span: Span) -> Res<()> {
+    pub(super) fn tick(&mut self, span: Span) -> Res<()> {
         self.steps += 1;
         if self.steps > STEP_LIMIT {
             return Err(runaway(span));
@@ -180,6 +180,7 @@ impl<'g, 's> Exec<'g, 's> {
                 let mut i = 0;
                 while let Some((v, n)) = self.next_elem(d, i) {
                     i = n;
+                    self.tick(s.span)?;
                     self.frame.slots[*slot as usize] = v;
                     let ok = match filter {
                         Some(f) => self.truth(f)?,
@@ -283,6 +284,7 @@ impl<'g, 's> Exec<'g, 's> {
                 let mut i = 0;
                 while let Some((v, n)) = self.next_elem(d, i) {
                     i = n;
+                    self.tick(s.span)?;
                     self.frame.slots[*slot as usize] = v;
                     if let Some(f) = filter {
                         if !self.truth(f)? {
@@ -446,7 +448,7 @@ impl<'g, 's> Exec<'g, 's> {
                 }
             }
             StmtKind::Compare { slot, domain, keys, share } => {
-                let (outcome, decided_by) = self.compare(*slot, domain, keys, *share)?;
+                let (outcome, decided_by) = self.compare(*slot, domain, keys, *share, s.span)?;
                 self.note(s.span, |x| format!("compare: {}", outcome.describe(x.g)));
                 self.st.outcome = Some(outcome);
                 self.st.decided_by = decided_by;

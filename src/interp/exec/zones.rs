@@ -15,12 +15,14 @@ impl Exec<'_, '_> {
         domain: &Expr,
         keys: &[Key],
         share: bool,
+        span: Span,
     ) -> Res<(Outcome, Option<u8>)> {
         let d = self.eval(domain)?;
         let mut scored: Vec<(u8, Vec<Vec<i64>>)> = Vec::new();
         let mut i = 0;
         while let Some((v, n)) = self.next_elem(d, i) {
             i = n;
+            self.tick(span)?;
             let Value::Player(p) = v else { return Err(bug(Span::default())) };
             self.frame.slots[slot as usize] = v;
             let mut ks = Vec::new();
@@ -33,6 +35,7 @@ impl Exec<'_, '_> {
                         let mut j = 0;
                         while let Some((v, n)) = self.next_elem(d, j) {
                             j = n;
+                            self.tick(span)?;
                             self.frame.slots[*slot as usize] = v;
                             if let Some(f) = filter {
                                 if !self.truth(f)? {

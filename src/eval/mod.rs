@@ -278,7 +278,8 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
     fn chance(
         &mut self,
         p: &Program<W>,
-        _: &mut State,
+        _: &search::Level<W>,
+        _: u32,
         path: &[(u16, machine::Pick<W>)],
         at: &search::ChanceAt<'_>,
     ) -> Result<bool, RunError> {

@@ -103,6 +103,19 @@ pub struct Global {
     pub max_choices: Option<u32>,
 }
 
+/// Whose view a verb takes, in a game that hides pieces from players.
+#[derive(Debug, Clone, clap::Args)]
+pub struct View {
+    /// Act as this player (a name or a seat number from 1): print only what
+    /// they may know. Needed in a game with hidden zones.
+    #[arg(long = "as", value_name = "PLAYER")]
+    pub viewer: Option<String>,
+    /// Show everything, hidden zones and face-down pieces included (the
+    /// referee's view).
+    #[arg(long, conflicts_with = "viewer")]
+    pub reveal: bool,
+}
+
 /// The game file every verb but `replay` starts from.
 #[derive(Args, Clone, Debug)]
 pub struct GameFile {
@@ -193,6 +206,8 @@ enum Command {
         #[command(flatten)]
         from: From,
         #[command(flatten)]
+        view: View,
+        #[command(flatten)]
         json: Json,
     },
     /// Explain a move: how the turn plays it, or which rule rejects it.
@@ -206,6 +221,8 @@ enum Command {
         mv: String,
         #[command(flatten)]
         from: From,
+        #[command(flatten)]
+        view: View,
         #[command(flatten)]
         json: Json,
     },
@@ -221,6 +238,8 @@ enum Command {
         /// Also print the count below each first move.
         #[arg(long)]
         divide: bool,
+        #[command(flatten)]
+        view: View,
         #[command(flatten)]
         jobs: Jobs,
         #[command(flatten)]
@@ -299,6 +318,8 @@ enum Command {
         /// move, with SVG boards.
         #[arg(long, value_name = "FILE")]
         html: Option<String>,
+        #[command(flatten)]
+        view: View,
     },
     /// Print a shell completion script, e.g. `tabula completions bash > ~/.local/share/bash-completion/completions/tabula`.
     Completions {
@@ -390,13 +411,22 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
             };
             show::show(ctx, &game.file, &from, viewer.as_deref(), reveal, out)
         }
-        Command::Moves { game, from, json } => show::moves(ctx, &game.file, &from, json.json),
-        Command::Explain { game, mv, from, json } => {
-            show::explain(ctx, &game.file, &mv, &from, json.json)
+        Command::Moves { game, from, view, json } => {
+            show::moves(ctx, &game.file, &from, &view, json.json)
         }
-        Command::Perft { game, depth, from, divide, jobs, json } => {
-            perft::perft(ctx, &game.file, depth, &from, divide, jobs.jobs as usize, json.json)
+        Command::Explain { game, mv, from, view, json } => {
+            show::explain(ctx, &game.file, &mv, &from, &view, json.json)
         }
+        Command::Perft { game, depth, from, divide, view, jobs, json } => perft::perft(
+            ctx,
+            &game.file,
+            depth,
+            &from,
+            divide,
+            &view,
+            jobs.jobs as usize,
+            json.json,
+        ),
         Command::Playout { game, n, max_plies, from, jobs, json } => {
             playout::playout(ctx, &game.file, n, max_plies, &from, jobs.jobs as usize, json.json)
         }
@@ -411,7 +441,9 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
             };
             play::play(ctx, &game.file, &seats, watch, &from, record.as_deref(), engine)
         }
-        Command::Replay { record, html } => play::replay(ctx, &record, html.as_deref()),
+        Command::Replay { record, html, view } => {
+            play::replay(ctx, &record, html.as_deref(), &view)
+        }
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tabula", &mut out);

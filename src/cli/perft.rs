@@ -1,8 +1,9 @@
 //! `tabula perft`: move paths of exactly DEPTH turns, split over the first
 //! moves (one progress step and, with `-j`, one thread task each).
 
-use super::common::{load, print_json, run_err, start, Ctx};
+use super::common::{load, print_json, run_err, start, viewer, Ctx};
 use super::{par, progress, From, Result};
+use miette::miette;
 use serde::Serialize;
 use std::time::Instant;
 use tabula::{Game, State};
@@ -33,11 +34,21 @@ pub fn perft(
     depth: u32,
     from: &From,
     divide: bool,
+    view: &super::View,
     jobs: usize,
     json: bool,
 ) -> Result<()> {
     let g = load(ctx, file)?;
     let s = start(ctx, &g, from)?;
+    // Counting past the mover's own moves walks through everybody's hands.
+    if g.has_hidden_information() && !view.reveal && (depth > 1 || s.pending().is_some()) {
+        return Err(miette!(
+            help = "`--reveal` counts with everything visible (the referee's count)",
+            "perft {depth} of this game looks at hidden pieces"
+        )
+        .into());
+    }
+    viewer(&g, &s, view, true)?;
     let t = Instant::now();
     let (nodes, per_move) = count(ctx, &g, &s, depth, jobs, divide)?;
     let seconds = t.elapsed().as_secs_f64();

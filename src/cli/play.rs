@@ -242,7 +242,7 @@ fn path_from(game: &str, record: &str) -> String {
 }
 
 /// Runs `tabula replay`.
-pub fn replay(ctx: &Ctx, record: &str, html: Option<&str>) -> Result<()> {
+pub fn replay(ctx: &Ctx, record: &str, html: Option<&str>, view: &super::View) -> Result<()> {
     if ctx.has_seed() || !ctx.overrides()?.is_empty() {
         return Err(usage(miette!(
             "`replay` takes the seed and the parameters from the record: drop `--seed` and `--set`"
@@ -264,11 +264,15 @@ pub fn replay(ctx: &Ctx, record: &str, html: Option<&str>) -> Result<()> {
         }
         None => State::initial_seeded(&g, rec.seed).map_err(|e| run_err(&g, e))?,
     };
+    // Whose view: in a game with hidden zones, a player's (`--as`) or the
+    // referee's (`--reveal`); chance outcomes stay unnamed for a player.
+    let viewer = super::common::viewer(&g, &s, view, false)?;
     let mut frames = Vec::new();
     if html.is_some() {
-        frames.push(("start".to_string(), picture::svg(&g, &s, Viewer::All, &[])));
+        frames.push(("start".to_string(), picture::svg(&g, &s, viewer, &[])));
     }
     for (i, m) in rec.moves.iter().enumerate() {
+        let chance = s.turn() == tabula::Turn::Chance;
         let mover = g.players[s.current() as usize].clone();
         let mv = match s.parse_move(&g, m) {
             Ok(mv) => mv,
@@ -282,10 +286,14 @@ pub fn replay(ctx: &Ctx, record: &str, html: Option<&str>) -> Result<()> {
         s.play_unchecked(&g, &mv).map_err(|e| run_err(&g, e))?;
         if html.is_some() {
             let marked = picture::move_cells(&g, &mv);
-            frames.push((
-                format!("{}. {mover}: {m}", i + 1),
-                picture::svg(&g, &s, Viewer::All, &marked),
-            ));
+            let caption = if chance && viewer != Viewer::All {
+                format!("{}. chance", i + 1)
+            } else if chance {
+                format!("{}. chance: {m}", i + 1)
+            } else {
+                format!("{}. {mover}: {m}", i + 1)
+            };
+            frames.push((caption, picture::svg(&g, &s, viewer, &marked)));
         }
     }
     let outcome = s.outcome(&g).map_err(|e| run_err(&g, e))?.map(|o| o.describe(&g));
@@ -299,10 +307,10 @@ pub fn replay(ctx: &Ctx, record: &str, html: Option<&str>) -> Result<()> {
     }
     match &outcome {
         Some(o) => {
-            say_part!("{}", board_only(&g, &s, Viewer::All));
+            say_part!("{}", board_only(&g, &s, viewer));
             say!("Game over: {o}.");
         }
-        None => say_part!("{}", render_for(&g, &s, Viewer::All)),
+        None => say_part!("{}", render_for(&g, &s, viewer)),
     }
     say!("{} moves replayed.", rec.moves.len());
     if let Some(path) = html {

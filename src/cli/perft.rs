@@ -28,6 +28,7 @@ struct Divided {
 }
 
 /// Runs `tabula perft`.
+#[allow(clippy::too_many_arguments)] // one per command-line option
 pub fn perft(
     ctx: &Ctx,
     file: &str,

@@ -238,6 +238,10 @@ enum Command {
         /// Also print the count below each first move.
         #[arg(long)]
         divide: bool,
+        /// At each chance node count one outcome, drawn (with `--seed`),
+        /// instead of adding up all of them.
+        #[arg(long)]
+        sample_chance: bool,
         #[command(flatten)]
         view: View,
         #[command(flatten)]
@@ -417,16 +421,15 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
         Command::Explain { game, mv, from, view, json } => {
             show::explain(ctx, &game.file, &mv, &from, &view, json.json)
         }
-        Command::Perft { game, depth, from, divide, view, jobs, json } => perft::perft(
-            ctx,
-            &game.file,
-            depth,
-            &from,
-            divide,
-            &view,
-            jobs.jobs as usize,
-            json.json,
-        ),
+        Command::Perft { game, depth, from, divide, sample_chance, view, jobs, json } => {
+            let opts = perft::Opts {
+                divide,
+                sample: sample_chance,
+                jobs: jobs.jobs as usize,
+                json: json.json,
+            };
+            perft::perft(ctx, &game.file, depth, &from, &view, opts)
+        }
         Command::Playout { game, n, max_plies, from, jobs, json } => {
             playout::playout(ctx, &game.file, n, max_plies, &from, jobs.jobs as usize, json.json)
         }

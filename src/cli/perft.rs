@@ -28,17 +28,28 @@ struct Divided {
 }
 
 /// Runs `tabula perft`.
-#[allow(clippy::too_many_arguments)] // one per command-line option
+/// How `perft` counts and prints.
+#[derive(Debug, Clone, Copy)]
+pub struct Opts {
+    /// The count below each first move too.
+    pub divide: bool,
+    /// One drawn outcome at each chance node.
+    pub sample: bool,
+    /// Threads.
+    pub jobs: usize,
+    /// JSON output.
+    pub json: bool,
+}
+
 pub fn perft(
     ctx: &Ctx,
     file: &str,
     depth: u32,
     from: &From,
-    divide: bool,
     view: &super::View,
-    jobs: usize,
-    json: bool,
+    opts: Opts,
 ) -> Result<()> {
+    let Opts { divide, sample, jobs, json } = opts;
     let g = load(ctx, file)?;
     let s = start(ctx, &g, from)?;
     // Counting past the mover's own moves walks through everybody's hands.
@@ -51,7 +62,14 @@ pub fn perft(
     }
     viewer(&g, &s, view, true)?;
     let t = Instant::now();
-    let (nodes, per_move) = count(ctx, &g, &s, depth, jobs, divide)?;
+    let (nodes, per_move) = if sample {
+        // A sample of the tree: one outcome at each chance node, drawn.
+        let mut rng = tabula::rng::Rng::new(ctx.seed());
+        let n = tabula::eval::perft_sampled(&g, &s, depth, &mut rng).map_err(|e| run_err(&g, e))?;
+        (n, Vec::new())
+    } else {
+        count(ctx, &g, &s, depth, jobs, divide)?
+    };
     let seconds = t.elapsed().as_secs_f64();
     let nodes_per_second = nodes as f64 / seconds.max(1e-9);
     if json {

@@ -33,6 +33,7 @@ mod bundled;
 mod check;
 mod common;
 mod json;
+mod matches;
 mod par;
 mod perft;
 mod picture;
@@ -283,6 +284,56 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 1000)]
         playouts: u32,
     },
+    /// Let engines play each other and count the results.
+    ///
+    /// Entrants `--a`, `--b`, ... take the seats in order (the last one fills
+    /// any seats left); seats rotate from game to game. Engines: random,
+    /// greedy, mc:N, mcts:N (playouts per move), mcts:Nms (milliseconds),
+    /// mcts:NxT (T root-parallel trees).
+    #[command(name = "match")]
+    Match {
+        #[command(flatten)]
+        game: GameFile,
+        /// The first entrant's engine, e.g. `mcts:1000`.
+        #[arg(long = "a", value_name = "ENGINE")]
+        a: String,
+        /// The second entrant's engine, e.g. `random`.
+        #[arg(long = "b", value_name = "ENGINE")]
+        b: String,
+        /// A third entrant (games of three players or more).
+        #[arg(long = "c", value_name = "ENGINE")]
+        c: Option<String>,
+        /// A fourth entrant.
+        #[arg(long = "d", value_name = "ENGINE", requires = "c")]
+        d: Option<String>,
+        /// A fifth entrant.
+        #[arg(long = "e", value_name = "ENGINE", requires = "d")]
+        e: Option<String>,
+        /// A sixth entrant.
+        #[arg(long = "f", value_name = "ENGINE", requires = "e")]
+        f: Option<String>,
+        /// A seventh entrant.
+        #[arg(long = "g", value_name = "ENGINE", requires = "f")]
+        g: Option<String>,
+        /// An eighth entrant.
+        #[arg(long = "h", value_name = "ENGINE", requires = "g")]
+        h: Option<String>,
+        /// Number of games.
+        #[arg(short = 'n', value_name = "N", default_value_t = 100)]
+        n: u64,
+        /// Stop a game after this many turns (it counts as a draw, unfinished).
+        #[arg(long, value_name = "TURNS", default_value_t = 1000)]
+        max_plies: u32,
+        /// Save one game record per game into this folder (game-0001.json, ...).
+        #[arg(long, value_name = "DIR")]
+        record: Option<String>,
+        #[command(flatten)]
+        from: From,
+        #[command(flatten)]
+        jobs: Jobs,
+        #[command(flatten)]
+        json: Json,
+    },
     /// Replay a saved game record (`play --record`) and show the final position.
     Replay {
         /// The record file; its game path is read relative to it.
@@ -403,6 +454,21 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
                 _ => tabula::play::Engine::Greedy,
             };
             play::play(ctx, &game.file, &seats, watch, &from, record.as_deref(), engine)
+        }
+        Command::Match { game, a, b, c, d, e, f, g, h, n, max_plies, record, from, jobs, json } => {
+            let mut entrants = vec![a, b];
+            entrants.extend([c, d, e, f, g, h].into_iter().flatten());
+            let o = matches::Options {
+                file: &game.file,
+                entrants,
+                games: n,
+                max_plies,
+                jobs: jobs.jobs as usize,
+                record: record.as_deref(),
+                json: json.json,
+                from: &from,
+            };
+            matches::run(ctx, &o)
         }
         Command::Replay { record, html } => play::replay(ctx, &record, html.as_deref()),
         Command::Completions { shell } => {

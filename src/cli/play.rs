@@ -219,7 +219,7 @@ fn game_loop(
 
 /// The game file's path as a record saved at `record` should name it:
 /// relative to the record's folder, so the pair can be moved together.
-fn path_from(game: &str, record: &str) -> String {
+pub(super) fn path_from(game: &str, record: &str) -> String {
     let Ok(game_abs) = std::fs::canonicalize(game) else { return game.to_string() };
     let dir = Path::new(record).parent().filter(|d| !d.as_os_str().is_empty());
     let Ok(dir_abs) = std::fs::canonicalize(dir.unwrap_or(Path::new("."))) else {

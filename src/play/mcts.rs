@@ -20,9 +20,9 @@
 //! visited one (ties: the better mean, then the first in move order).
 //!
 //! Before searching, every move is tried once: a move after which a rule
-//! has declared the mover the winner (`win`, a `compare` the mover wins),
-//! after any chance events with a single outcome, is played at once,
-//! whatever the budget.
+//! has declared the mover the winner (`win`, a `compare` the mover wins,
+//! the next player's `on no moves`), after any chance events with a single
+//! outcome, is played at once, whatever the budget.
 //!
 //! # Hidden information
 //! In a game with zones some player may not see, the search is
@@ -335,7 +335,8 @@ fn seed_of(base: u64, i: u64) -> u64 {
 }
 
 /// A move among `moves` after which a rule declares `me` the winner
-/// (chance events with one outcome played out). With hidden zones the test
+/// (chance events with one outcome played out): a `win`, a `compare`, or
+/// the next player's `on no moves`. With hidden zones the test
 /// is made on 8 positions drawn from what `me` sees, and the move must win
 /// in each.
 fn win_at_once<'a>(
@@ -367,7 +368,8 @@ fn win_at_once<'a>(
                 let [(o, _)] = outs.as_slice() else { break };
                 t.play_unchecked(g, o)?;
             }
-            if t.ended() != Some(Outcome::Win(me)) {
+            let o = if t.turn() == Turn::Chance { None } else { t.outcome(g)? };
+            if o != Some(Outcome::Win(me)) {
                 continue 'moves;
             }
         }

@@ -150,13 +150,12 @@ fn deal(
     }
 }
 
-/// Whether the events of the turn under way in `t` replay from its start.
+/// Whether the turn under way in `t` goes on from its start: its events
+/// replay, and it reaches its next chance event or decision.
 fn replays(g: &Game, t: &State) -> bool {
-    let Some(pd) = t.pending.as_deref() else { return true };
-    let mut st = t.clone();
-    st.pending = None;
-    with_program!(g, p => {
-        let mut fr = p.new_frame();
-        crate::eval::search::replay_events(p, &mut st, &mut fr, &pd.events).is_ok()
-    })
+    match t.pending.as_deref() {
+        None => true,
+        Some(pd) if pd.chance => t.chance_outcomes(g).is_ok_and(|o| !o.is_empty()),
+        Some(_) => t.legal_moves(g).is_ok_and(|m| !m.is_empty()),
+    }
 }

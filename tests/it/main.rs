@@ -11,6 +11,7 @@ mod chance;
 mod classics;
 mod cli;
 mod crosscheck;
+mod engines;
 mod errors;
 mod explain;
 mod games;

@@ -75,9 +75,7 @@ pub fn run(ctx: &Ctx, o: &Options) -> Result<()> {
         .entrants
         .iter()
         .enumerate()
-        .map(|(i, e)| {
-            e.parse::<Spec>().map_err(|m| usage(miette!("--{}: {m}", LETTERS[i])))
-        })
+        .map(|(i, e)| e.parse::<Spec>().map_err(|m| usage(miette!("--{}: {m}", LETTERS[i]))))
         .collect::<Result<_>>()?;
     if specs.len() < 2 {
         return Err(usage(miette!(
@@ -174,7 +172,8 @@ fn play_game(
     mut record: Option<Record>,
 ) -> Result<Game1> {
     let n = g.players.len();
-    let mut engines: Vec<Player> = seats.iter().map(|&e| Player::new(specs[e].clone(), 1)).collect();
+    let mut engines: Vec<Player> =
+        seats.iter().map(|&e| Player::new(specs[e].clone(), 1)).collect();
     let mut rngs: Vec<Rng> = (0..n as u64).map(|j| Rng::new(game_seed(seed ^ 0x5EA7, j))).collect();
     let mut chance = Rng::new(game_seed(seed ^ 0xC4A2, 0));
     let mut time = vec![(Duration::ZERO, 0u64); n];

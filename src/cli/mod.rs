@@ -41,6 +41,7 @@ mod play;
 mod playout;
 mod progress;
 mod show;
+mod term;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -258,7 +259,7 @@ enum Command {
         #[command(flatten)]
         json: Json,
     },
-    /// Play in the terminal against the engine.
+    /// Play in the terminal: any seat a person or an engine.
     Play {
         #[command(flatten)]
         game: GameFile,
@@ -266,6 +267,10 @@ enum Command {
         /// (repeatable). Default: the first player.
         #[arg(long = "as", value_name = "PLAYER")]
         seats: Vec<String>,
+        /// Who plays a seat: `--seat 1=human --seat 2=mcts:2000` (a seat by
+        /// number or name; `human` or an engine). Repeatable.
+        #[arg(long = "seat", value_name = "SEAT=WHO")]
+        seat: Vec<String>,
         /// Let the engine play every seat.
         #[arg(long, conflicts_with = "seats")]
         watch: bool,
@@ -274,15 +279,19 @@ enum Command {
         /// Save the game (seed and moves) to this file when it ends.
         #[arg(long, value_name = "FILE")]
         record: Option<String>,
-        /// How the engine plays: `greedy` takes a win at once and avoids
-        /// handing one over; `mc` plays the move whose random games it wins
-        /// most (`--playouts` of them); `random`. Games with hidden zones
-        /// always get `random`: looking ahead would peek at cards.
-        #[arg(long, default_value = "greedy", value_parser = ["greedy", "mc", "random"])]
+        /// Go on with a game saved by `save FILE` or `--record` (the game
+        /// file must be the one it was played with).
+        #[arg(long, value_name = "FILE", conflicts_with = "from")]
+        load: Option<String>,
+        /// The engine of the seats nobody else takes: random, greedy, mc:N,
+        /// mcts:N (playouts per move), mcts:Nms (milliseconds), mcts:NxT.
+        #[arg(long, default_value = "mcts:1000", value_name = "ENGINE")]
         engine: String,
         /// Random games per decision for `--engine mc`.
         #[arg(long, value_name = "N", default_value_t = 1000)]
         playouts: u32,
+        #[command(flatten)]
+        jobs: Jobs,
     },
     /// Let engines play each other and count the results.
     ///
@@ -343,6 +352,10 @@ enum Command {
         /// move, with SVG boards.
         #[arg(long, value_name = "FILE")]
         html: Option<String>,
+        /// Step through the game in the terminal (forward, back, to a step);
+        /// the default when stdin is a terminal.
+        #[arg(long)]
+        step: bool,
     },
     /// Print a shell completion script, e.g. `tabula completions bash > ~/.local/share/bash-completion/completions/tabula`.
     Completions {
@@ -447,13 +460,23 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
         Command::Bench { file, n, depth, time, jobs, json } => {
             bench::bench(ctx, file.as_deref(), n, depth, time, jobs.jobs as usize, json.json)
         }
-        Command::Play { game, seats, watch, from, record, engine, playouts } => {
-            let engine = match engine.as_str() {
-                "random" => tabula::play::Engine::Random,
-                "mc" => tabula::play::Engine::MonteCarlo(playouts),
-                _ => tabula::play::Engine::Greedy,
+        Command::Play { game, seats, seat, watch, from, record, load, engine, playouts, jobs } => {
+            let engine = if engine == "mc" { format!("mc:{playouts}") } else { engine };
+            let engine = engine
+                .parse::<tabula::play::Spec>()
+                .map_err(|e| usage(miette::miette!("--engine: {e}")))?;
+            let o = play::Options {
+                file: &game.file,
+                people: &seats,
+                seats: &seat,
+                watch,
+                from: &from,
+                record: record.as_deref(),
+                load: load.as_deref(),
+                engine,
+                jobs: jobs.jobs as usize,
             };
-            play::play(ctx, &game.file, &seats, watch, &from, record.as_deref(), engine)
+            play::play(ctx, &o)
         }
         Command::Match { game, a, b, c, d, e, f, g, h, n, max_plies, record, from, jobs, json } => {
             let mut entrants = vec![a, b];
@@ -470,7 +493,7 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
             };
             matches::run(ctx, &o)
         }
-        Command::Replay { record, html } => play::replay(ctx, &record, html.as_deref()),
+        Command::Replay { record, html, step } => play::replay(ctx, &record, html.as_deref(), step),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tabula", &mut out);

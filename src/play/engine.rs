@@ -49,7 +49,9 @@ impl std::str::FromStr for Spec {
             ("random", None) => Ok(Spec::Random),
             ("greedy", None) => Ok(Spec::Greedy),
             ("mc", None) => Ok(Spec::MonteCarlo(1000)),
-            ("mc", Some(n)) => n.parse().ok().filter(|&n| n > 0).map(Spec::MonteCarlo).ok_or_else(bad),
+            ("mc", Some(n)) => {
+                n.parse().ok().filter(|&n| n > 0).map(Spec::MonteCarlo).ok_or_else(bad)
+            }
             ("mcts", None) => Ok(Spec::Mcts(Config::playouts(1000))),
             ("mcts", Some(arg)) => {
                 let (budget, trees) = match arg.split_once('x') {

@@ -268,7 +268,8 @@ impl Mcts {
         let mut best = 0;
         for k in 1..stats.len() {
             let (a, b) = (&stats[k], &stats[best]);
-            if a.visits > b.visits || (a.visits == b.visits && sums[k] * b.visits > sums[best] * a.visits)
+            if a.visits > b.visits
+                || (a.visits == b.visits && sums[k] * b.visits > sums[best] * a.visits)
             {
                 best = k;
             }
@@ -640,8 +641,7 @@ impl Tree {
         let mut i = 0u32;
         loop {
             path.push(i);
-            if self.nodes[i as usize].kind == Kind::Leaf
-                && (self.nodes[i as usize].n > 0 || i == 0)
+            if self.nodes[i as usize].kind == Kind::Leaf && (self.nodes[i as usize].n > 0 || i == 0)
             {
                 self.expand(g, i, rng)?;
             }

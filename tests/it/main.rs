@@ -18,6 +18,7 @@ mod games;
 mod language;
 mod native;
 mod perft;
+mod play;
 pub mod props;
 mod robust;
 mod snekagon;

@@ -60,7 +60,7 @@ enum Seat {
 /// nor `NO_COLOR` says otherwise.
 fn colour_wanted() -> bool {
     std::io::stdout().is_terminal()
-        && !std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && !std::env::args_os().any(|a| a == "--no-color")
 }
 
@@ -626,7 +626,7 @@ impl<'a> Session<'a> {
             say!("No legal move starts with `{prefix}` ({} legal moves).", texts.len());
             return;
         }
-        if !prefix.is_empty() && self.g.board.len() > 0 {
+        if !prefix.is_empty() && !self.g.board.is_empty() {
             // Mark the cells of each move's next word after the prefix.
             let next: Vec<String> = complete_words(texts, prefix, false);
             let mut targets: Vec<u16> = Vec::new();

@@ -48,7 +48,7 @@ pub fn glyphs(g: &Game) -> Vec<Vec<String>> {
 /// One line saying which glyph is which piece, e.g. `Orange: K Kitten,
 /// C Cat · Gray: k Kitten, c Cat` (none for one kind of piece).
 pub fn legend(g: &Game, colour: bool) -> Option<String> {
-    if g.kinds.len() == 1 || g.board.len() == 0 {
+    if g.kinds.len() == 1 || g.board.is_empty() {
         return None;
     }
     let gl = glyphs(g);

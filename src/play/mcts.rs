@@ -225,7 +225,7 @@ impl Mcts {
         let mut old: Vec<Option<Tree>> = old.into_iter().map(Some).collect();
         old.resize_with(n, || None);
         let cfg = &self.config;
-        let work = |i: usize, prev: Option<Tree>| -> Result<(Tree, u64, u64), RunError> {
+        let work = |i: usize, prev: Option<Tree>| -> Searched {
             let mut rng = Rng::new(seed_of(base, i as u64));
             let mut tree = match prev.and_then(|t| t.reroot(s)) {
                 Some(t) if !hidden => t,
@@ -235,7 +235,7 @@ impl Mcts {
             let done = tree.search(g, s, me, cfg, &mut rng, progress)?;
             Ok((tree, done, reused))
         };
-        let results: Vec<Result<(Tree, u64, u64), RunError>> = if self.jobs <= 1 || n == 1 {
+        let results: Vec<Searched> = if self.jobs <= 1 || n == 1 {
             old.into_iter().enumerate().map(|(i, t)| work(i, t)).collect()
         } else {
             run_threads(old, self.jobs, &work)
@@ -290,20 +290,19 @@ impl Mcts {
     }
 }
 
+/// A searched tree, the iterations it ran and those it inherited.
+type Searched = Result<(Tree, u64, u64), RunError>;
+
 /// Runs `work` on every tree, `jobs` at a time; results in tree order.
-fn run_threads<W>(
-    old: Vec<Option<Tree>>,
-    jobs: usize,
-    work: &W,
-) -> Vec<Result<(Tree, u64, u64), RunError>>
+fn run_threads<W>(old: Vec<Option<Tree>>, jobs: usize, work: &W) -> Vec<Searched>
 where
-    W: Fn(usize, Option<Tree>) -> Result<(Tree, u64, u64), RunError> + Sync,
+    W: Fn(usize, Option<Tree>) -> Searched + Sync,
 {
     let n = old.len();
     let slots: Vec<std::sync::Mutex<Option<Tree>>> =
         old.into_iter().map(std::sync::Mutex::new).collect();
     let next = AtomicU64::new(0);
-    let mut out: Vec<(usize, Result<(Tree, u64, u64), RunError>)> = std::thread::scope(|sc| {
+    let mut out: Vec<(usize, Searched)> = std::thread::scope(|sc| {
         let handles: Vec<_> = (0..jobs.min(n))
             .map(|_| {
                 sc.spawn(|| {
@@ -539,7 +538,7 @@ impl Tree {
         loop {
             match cfg.budget {
                 Budget::Playouts(n) if done >= n => break,
-                Budget::Time(d) if done % 16 == 0 && start.elapsed() >= d => break,
+                Budget::Time(d) if done.is_multiple_of(16) && start.elapsed() >= d => break,
                 _ => {}
             }
             path.clear();

@@ -243,7 +243,7 @@ fn information_set_search_decides_the_same_for_positions_the_player_cannot_tell_
         let (g, s, other) = two_bug_off_positions(players, 5);
         let moves = s.legal_moves(&g).unwrap();
         assert_eq!(moves, other.legal_moves(&g).unwrap());
-        let mut decide = |t: &State| {
+        let decide = |t: &State| {
             let mut p = Player::new("mcts:300".parse().unwrap(), 1);
             p.choose(&g, t, &moves, &mut Rng::new(4), None).unwrap()
         };

@@ -270,11 +270,13 @@ struct Entrant {
     ms_per_move: f64,
 }
 
+/// An Elo difference and its interval; `None` (JSON `null`) is infinite:
+/// every game won (or lost), or an interval end at a share of 1 (or 0).
 #[derive(Serialize)]
 struct Elo {
-    diff: f64,
-    low: f64,
-    high: f64,
+    diff: Option<f64>,
+    low: Option<f64>,
+    high: Option<f64>,
 }
 
 /// The 95% Wilson score interval of `k` successes in `n` trials.
@@ -290,15 +292,9 @@ pub fn wilson(k: f64, n: f64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-/// Elo difference of a share (±inf at 0 and 1, clamped to ±1000).
-fn elo(share: f64) -> f64 {
-    if share <= 0.0 {
-        return -1000.0;
-    }
-    if share >= 1.0 {
-        return 1000.0;
-    }
-    (400.0 * (share / (1.0 - share)).log10()).clamp(-1000.0, 1000.0)
+/// The Elo difference of a share: `None` at 0 and 1 (infinite).
+fn elo(share: f64) -> Option<f64> {
+    (share > 1e-9 && share < 1.0 - 1e-9).then(|| 400.0 * (share / (1.0 - share)).log10())
 }
 
 fn summarise(g: &Game, specs: &[Spec], results: &[Game1], seed: u64, took: Duration) -> Summary {
@@ -400,20 +396,17 @@ fn print_summary(s: &Summary) {
         );
     }
     if let Some(elo) = &s.elo {
-        let show = |x: f64| {
-            if x >= 1000.0 {
-                "+inf".to_string()
-            } else if x <= -1000.0 {
-                "-inf".to_string()
-            } else {
-                format!("{x:+.0}")
-            }
+        let show = |x: Option<f64>, share: f64| match x {
+            Some(x) => format!("{x:+.0}"),
+            None if share <= 0.0 => "-inf".to_string(),
+            None => "+inf".to_string(),
         };
+        let a = &s.entrants[0];
         say!(
             "Elo difference a − b: {} (95%: {} to {})",
-            show(elo.diff),
-            show(elo.low),
-            show(elo.high)
+            show(elo.diff, a.share),
+            show(elo.low, a.low),
+            show(elo.high, a.high)
         );
     } else {
         let fair: Vec<String> = s

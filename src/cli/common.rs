@@ -377,11 +377,11 @@ pub fn viewer(g: &Game, s: &State, view: &super::View, acts: bool) -> Result<tab
         return Ok(who.map_or(Viewer::All, Viewer::Player));
     }
     let Some(p) = who else {
-        return Err(miette!(
+        // A missing option, so a usage error (exit 2).
+        return Err(super::usage(miette!(
             help = "`--as PLAYER` shows what that player may know; `--reveal` shows everything",
             "this game hides pieces from its players: say whose view"
-        )
-        .into());
+        )));
     };
     if acts {
         match s.turn() {

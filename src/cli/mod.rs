@@ -306,11 +306,18 @@ enum Command {
         watch: bool,
         #[command(flatten)]
         from: From,
-        /// Save the game (seed and moves) to this file when it ends.
+        /// Save the game to this file when it ends. In a game with hidden
+        /// zones: what the one person playing saw and did (no seed, no
+        /// hidden cards); elsewhere the seed and the moves.
         #[arg(long, value_name = "FILE")]
         record: Option<String>,
-        /// Go on with a game saved by `save FILE` or `--record` (the game
-        /// file must be the one it was played with).
+        /// Save the referee's record (the seed and every move and draw,
+        /// hidden ones included) to this file when the game ends.
+        #[arg(long, value_name = "FILE")]
+        record_referee: Option<String>,
+        /// Go on with a game saved by `save FILE`, `--record-referee` or
+        /// `--record` of a game without hidden zones (the game file must be
+        /// the one it was played with).
         #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "after"])]
         load: Option<String>,
         /// The engine of the seats nobody else takes: random, greedy, mc:N,
@@ -500,7 +507,19 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
         Command::Bench { file, n, depth, time, jobs, json } => {
             bench::bench(ctx, file.as_deref(), n, depth, time, jobs.jobs as usize, json.json)
         }
-        Command::Play { game, seats, seat, watch, from, record, load, engine, playouts, jobs } => {
+        Command::Play {
+            game,
+            seats,
+            seat,
+            watch,
+            from,
+            record,
+            record_referee,
+            load,
+            engine,
+            playouts,
+            jobs,
+        } => {
             let engine = if engine == "mc" { format!("mc:{playouts}") } else { engine };
             let engine = engine
                 .parse::<tabula::play::Spec>()
@@ -512,6 +531,7 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
                 watch,
                 from: &from,
                 record: record.as_deref(),
+                referee: record_referee.as_deref(),
                 load: load.as_deref(),
                 engine,
                 jobs: jobs.jobs as usize,

@@ -25,7 +25,7 @@ use tabula::play::mcts::{Budget, Report};
 use tabula::play::{Player, Spec};
 use tabula::render::render_for;
 use tabula::rng::Rng;
-use tabula::wire::{Record, Viewer};
+use tabula::wire::{Record, ViewRecord, Viewer};
 use tabula::{Game, Move, Source, State, Turn};
 
 /// The options of `tabula play`.
@@ -40,8 +40,11 @@ pub struct Options<'a> {
     pub watch: bool,
     /// Where to start.
     pub from: &'a From,
-    /// Save the game here when it ends.
+    /// Save the game here when it ends (a person's view in a game with
+    /// hidden zones).
     pub record: Option<&'a str>,
+    /// Save the referee's record here when the game ends.
+    pub referee: Option<&'a str>,
     /// Resume the game saved in this record.
     pub load: Option<&'a str>,
     /// The engine of the seats nobody else takes.
@@ -109,14 +112,72 @@ pub fn play(ctx: &Ctx, o: &Options) -> Result<()> {
             Some(sp) => Seat::Engine(Box::new(Player::new(sp, o.jobs))),
         })
         .collect();
+    // In a game with hidden zones `--record` keeps what the one person saw
+    // and did: a viewer record, never the hidden state or the seed.
+    let view = match (o.record, g.has_hidden_information()) {
+        (Some(_), true) => {
+            let people: Vec<u8> =
+                (0..n as u8).filter(|&p| matches!(seats[p as usize], Seat::Person)).collect();
+            let [p] = people.as_slice() else {
+                return Err(usage(miette!(
+                    help = "play one seat yourself (`--seat N=human`), or keep the whole game with `--record-referee FILE`",
+                    "`--record` keeps one person's view of a game with hidden zones, and {} people play here",
+                    people.len()
+                )));
+            };
+            let mut v = ViewRecord::new(&g, o.file.to_string(), rec.params.clone(), *p);
+            // A resumed game: the steps so far, as that person saw them.
+            let mut states: Vec<&State> = moves_so_far.iter().map(|(t, _)| t).collect();
+            states.push(&s);
+            if let Some(first) = states.first() {
+                v.push(&g, "start".into(), first);
+            }
+            for (i, w) in states.windows(2).enumerate() {
+                v.push(&g, caption(&g, w[0], i + 1, &rec.moves[i], true), w[1]);
+            }
+            Some(v)
+        }
+        _ => None,
+    };
     let mut game = Session::new(ctx, &g, seats, seed, o.jobs);
     game.history = moves_so_far;
+    game.view_record = view;
     game.run(s, &mut rec)?;
-    if let Some(path) = o.record {
+    if let Some(path) = o.referee {
         save(o.file, path, &mut rec)?;
-        say!("Game record saved to {path}.");
+        say!("Referee's record saved to {path}.");
+    }
+    if let Some(path) = o.record {
+        match &mut game.view_record {
+            Some(v) => {
+                v.outcome.clone_from(&rec.outcome);
+                v.seal(path_from(o.file, path));
+                let json = serde_json::to_string_pretty(v).into_diagnostic()?;
+                std::fs::write(path, json + "\n")
+                    .map_err(|e| usage(miette!("cannot write `{path}`: {e}")))?;
+                say!("Record of {}'s view saved to {path}.", v.viewer);
+            }
+            None => {
+                save(o.file, path, &mut rec)?;
+                say!("Game record saved to {path}.");
+            }
+        }
     }
     Ok(())
+}
+
+/// The caption of step `i` (a move or a chance event played from
+/// `before`); a chance outcome is named unless `hide_chance`.
+fn caption(g: &Game, before: &State, i: usize, text: &str, hide_chance: bool) -> String {
+    if before.turn() == Turn::Chance {
+        if hide_chance {
+            format!("{i}. chance")
+        } else {
+            format!("{i}. chance: {text}")
+        }
+    } else {
+        format!("{i}. {}: {text}", g.players[before.current() as usize])
+    }
 }
 
 /// Writes a record, the game named relative to the record's folder.
@@ -138,6 +199,13 @@ fn resume(
         return Err(usage(miette!("`--load` takes the parameters from the record: drop `--set`")));
     }
     let text = read(path)?;
+    if serde_json::from_str::<ViewRecord>(&text).is_ok() {
+        return Err(miette!(
+            help = "a game goes on from the referee's record (`--record-referee FILE`) or a `save FILE`",
+            "`{path}` holds one player's view of the game: the hidden cards are not in it"
+        )
+        .into());
+    }
     let rec: Record =
         serde_json::from_str(&text).map_err(|e| miette!("`{path}` is not a game record: {e}"))?;
     rec.verify().map_err(|e| miette!("{path}: {e}"))?;
@@ -277,6 +345,9 @@ struct Session<'a> {
     history: Vec<(State, usize)>,
     /// The last move and who played it.
     last: Option<(u8, Move)>,
+    /// What the one person sees, step by step (`--record` in a game with
+    /// hidden zones).
+    view_record: Option<ViewRecord>,
 }
 
 impl<'a> Session<'a> {
@@ -291,6 +362,7 @@ impl<'a> Session<'a> {
             rng: Rng::new(seed ^ 0x5EED),
             history: Vec::new(),
             last: None,
+            view_record: None,
         }
     }
 
@@ -369,19 +441,22 @@ impl<'a> Session<'a> {
                     // into hidden zones show only in each player's view.
                     say!("chance: {}", State::move_text(g, &m));
                 }
+                let before = s.clone();
                 record.moves.push(State::move_text(g, &m));
                 s.play_unchecked(g, &m).map_err(|e| run_err(g, e))?;
+                self.step(&before, record, &s);
                 changed = true;
                 continue;
             }
             let moves = s.legal_moves(g).map_err(|e| run_err(g, e))?;
             let me = s.current();
             if moves.is_empty() {
-                // The game is over: everything may be shown; the result once.
+                // The game is over: the last position as the person sees it
+                // (hands and the deck stay hidden), and the result once.
                 say!("");
-                let all =
-                    term::draw(g, &s, Viewer::All, &self.marks(Vec::new()), self.colour, false);
-                say_part!("{all}");
+                let view = self.view(s.current());
+                let last = term::draw(g, &s, view, &self.marks(Vec::new()), self.colour, false);
+                say_part!("{last}");
                 let o = s.outcome(g).map_err(|e| run_err(g, e))?;
                 record.outcome = o.map(|o| o.describe(g));
                 let line = match o {
@@ -508,9 +583,25 @@ impl<'a> Session<'a> {
             }
             self.history.push((s.clone(), record.moves.len()));
             record.moves.push(State::move_text(g, &mv));
+            let before = self.view_record.is_some().then(|| s.clone());
             s.play_unchecked(g, &mv).map_err(|e| run_err(g, e))?;
+            if let Some(before) = before {
+                self.step(&before, record, &s);
+            }
             self.last = Some((me, mv));
             changed = true;
+        }
+    }
+
+    /// Adds the step just played (the last move of `record`, played from
+    /// `before` to `after`) to the viewer record, if one is kept.
+    fn step(&mut self, before: &State, record: &Record, after: &State) {
+        let g = self.g;
+        if let (Some(v), Some(text)) = (&mut self.view_record, record.moves.last()) {
+            if v.steps.is_empty() {
+                v.push(g, "start".into(), before);
+            }
+            v.push(g, caption(g, before, record.moves.len(), text, true), after);
         }
     }
 
@@ -594,6 +685,9 @@ impl<'a> Session<'a> {
         let (prev, len) = self.history[k].clone();
         self.history.truncate(k);
         record.moves.truncate(len);
+        if let Some(v) = &mut self.view_record {
+            v.steps.truncate(len + 1);
+        }
         *s = prev;
         true
     }
@@ -705,6 +799,11 @@ pub fn replay(
         )));
     }
     let text = read(record)?;
+    let is_view = serde_json::from_str::<serde_json::Value>(&text)
+        .is_ok_and(|v| v.get("viewer").is_some() && v.get("steps").is_some());
+    if is_view {
+        return replay_view(ctx, record, &text, html, view, step);
+    }
     let rec: Record =
         serde_json::from_str(&text).map_err(|e| miette!("`{record}` is not a game record: {e}"))?;
     // The game: a `.game` file beside the record, the very text it was
@@ -726,8 +825,6 @@ pub fn replay(
     // Every step: its caption, the position after it and the move.
     let mut steps: Vec<(String, State, Option<Move>)> = vec![("start".into(), s.clone(), None)];
     for (i, m) in rec.moves.iter().enumerate() {
-        let mover = g.players[s.current() as usize].clone();
-        let chance = s.turn() == Turn::Chance;
         let mv = match s.parse_move(&g, m) {
             Ok(mv) => mv,
             Err(MoveError::Rule(e)) => return Err(run_err(&g, e)),
@@ -737,15 +834,9 @@ pub fn replay(
                 )
             }
         };
+        let before = s.clone();
         s.play_unchecked(&g, &mv).map_err(|e| run_err(&g, e))?;
-        let caption = if chance && viewer != Viewer::All {
-            format!("{}. chance", i + 1)
-        } else if chance {
-            format!("{}. chance: {m}", i + 1)
-        } else {
-            format!("{}. {mover}: {m}", i + 1)
-        };
-        steps.push((caption, s.clone(), Some(mv)));
+        steps.push((caption(&g, &before, i + 1, m, viewer != Viewer::All), s.clone(), Some(mv)));
     }
     let outcome = s.outcome(&g).map_err(|e| run_err(&g, e))?.map(|o| o.describe(&g));
     if outcome != rec.outcome {
@@ -794,6 +885,94 @@ pub fn replay(
     if let Some(path) = html {
         say!("Wrote {path}: {} steps.", steps.len());
     }
+    Ok(())
+}
+
+/// `tabula replay` of a viewer record: its steps as they were seen (the
+/// hidden state is not in the record, so nothing is replayed). The game
+/// file must still be the one it was played with.
+fn replay_view(
+    ctx: &Ctx,
+    record: &str,
+    text: &str,
+    html: Option<&str>,
+    view: &super::View,
+    step: bool,
+) -> Result<()> {
+    let rec: ViewRecord =
+        serde_json::from_str(text).map_err(|e| miette!("`{record}` is not a game record: {e}"))?;
+    let file = rec.game_path(Path::new(record)).map_err(|e| miette!("{record}: {e}"))?;
+    let game_text = read(&file.to_string_lossy())?;
+    rec.check_game(&game_text).map_err(|e| miette!("{record}: {e}"))?;
+    if view.reveal {
+        return Err(usage(miette!(
+            help = "the referee's record (`play --record-referee FILE`) holds the whole game",
+            "`{record}` holds only what {} saw: there is nothing more to reveal",
+            rec.viewer
+        )));
+    }
+    if let Some(who) = &view.viewer {
+        let g = load_with(&Source::new(file.to_string_lossy(), game_text.clone()), &rec.params)?;
+        let asked = &g.players[seat(&g, who)? as usize];
+        if *asked != rec.viewer {
+            return Err(usage(miette!(
+                "`{record}` holds what {} saw; it cannot show the game as {asked} saw it",
+                rec.viewer
+            )));
+        }
+    }
+    if html.is_some() {
+        return Err(usage(miette!(
+            help = "`--html` draws the referee's record (`play --record-referee FILE`)",
+            "`{record}` holds {}'s view as text: it has no pictures to draw",
+            rec.viewer
+        )));
+    }
+    let Some(last) = rec.steps.len().checked_sub(1) else {
+        return Err(miette!("{record}: the record has no steps").into());
+    };
+    say!("What {} saw.", rec.viewer);
+    if step || (std::io::stdin().is_terminal() && !ctx.quiet) {
+        let mut at = 0usize;
+        let mut input = Input::new();
+        let mut show = true;
+        loop {
+            if show {
+                let st = &rec.steps[at];
+                say!("");
+                say!("Step {at}/{last}: {}", st.caption);
+                say_part!("{}", st.text);
+                if let (true, Some(o)) = (at == last, &rec.outcome) {
+                    say!("Game over: {o}.");
+                }
+            }
+            let words = ["next", "back", "first", "last", "quit"].map(String::from).to_vec();
+            let Some(line) = input.line("replay> ", "replay> ", words) else { break };
+            let before = at;
+            match line.trim().to_ascii_lowercase().as_str() {
+                "" | "n" | "next" | "f" | "forward" => at = (at + 1).min(last),
+                "b" | "back" | "p" | "prev" => at = at.saturating_sub(1),
+                "first" | "start" => at = 0,
+                "last" | "end" => at = last,
+                "q" | "quit" | "exit" => break,
+                other => match other.parse::<usize>() {
+                    Ok(k) => at = k.min(last),
+                    Err(_) => {
+                        say!("Enter or n (next), b (back), a step number, first, last, q (quit).")
+                    }
+                },
+            }
+            show = at != before;
+        }
+    } else {
+        let st = &rec.steps[last];
+        say!("{}", st.caption);
+        say_part!("{}", st.text);
+        if let Some(o) = &rec.outcome {
+            say!("Game over: {o}.");
+        }
+    }
+    say!("{last} steps shown.");
     Ok(())
 }
 

@@ -169,7 +169,7 @@ fn record_and_replay() {
             "8",
             "--engine",
             "random",
-            "--record",
+            "--record-referee",
             &p,
         ],
         "",

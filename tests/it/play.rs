@@ -214,3 +214,129 @@ fn replay_steps_forward_and_back() {
     let o = tabula(&["replay", &rec, "--step"], "\nn\nb\n4\nlast\nn\nfirst\nq\n");
     insta::assert_snapshot!("replay_step", transcript(&o, &dir));
 }
+
+/// Lines a person types in Bug Off!: every `collect` and `score` of every
+/// bug, over and over (the illegal ones are refused and the game goes on).
+fn bug_off_typing(rounds: usize) -> String {
+    let bugs = ["ant", "bee", "butterfly", "ladybug", "slug", "beetle"];
+    let mut s = String::new();
+    for _ in 0..rounds {
+        for verb in ["collect", "score"] {
+            for b in bugs {
+                s.push_str(&format!("{verb} {b}\n"));
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn a_viewer_record_holds_what_its_player_saw_and_a_referee_record_everything() {
+    let dir = scratch("records");
+    let (v, r) = (dir.join("ann.json"), dir.join("referee.json"));
+    let (vs, rs) = (v.to_string_lossy().into_owned(), r.to_string_lossy().into_owned());
+    let args = [
+        "play",
+        "games/bug_off.game",
+        "--seat",
+        "2=random",
+        "--seed",
+        "3",
+        "--record",
+        &vs,
+        "--record-referee",
+        &rs,
+    ];
+    let o = tabula(&args, &bug_off_typing(80));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Game over"), "the game ran to its end");
+
+    // The viewer record: no seed, no start position, Ann's name.
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&v).unwrap())
+        .expect("the viewer record is JSON");
+    assert!(json.get("seed").is_none() && json.get("start").is_none(), "{json}");
+    let view: tabula::wire::ViewRecord = serde_json::from_value(json).unwrap();
+    assert_eq!(view.viewer, "Ann");
+
+    // Step by step it is exactly what the referee's record shows Ann: the
+    // same observations, chance outcomes unnamed.
+    let referee: tabula::wire::Record =
+        serde_json::from_str(&std::fs::read_to_string(&r).unwrap()).unwrap();
+    let g = crate::game("bug_off.game");
+    let ann = tabula::wire::Viewer::Player(0);
+    let mut s = referee.start_state(&g).unwrap();
+    assert_eq!(view.steps.len(), referee.moves.len() + 1);
+    assert_eq!(view.steps[0].observation, tabula::wire::observe(&g, &s, ann));
+    for (i, m) in referee.moves.iter().enumerate() {
+        let chance = s.turn() == tabula::Turn::Chance;
+        let mv = s.parse_move(&g, m).expect("a recorded move reads back");
+        s.play_unchecked(&g, &mv).expect("a recorded move plays");
+        let step = &view.steps[i + 1];
+        assert_eq!(step.observation, tabula::wire::observe(&g, &s, ann), "step {}", i + 1);
+        assert_eq!(step.text, tabula::render::render_for(&g, &s, ann), "step {}", i + 1);
+        if chance {
+            assert_eq!(step.caption, format!("{}. chance", i + 1));
+        } else {
+            assert!(step.caption.ends_with(&format!(": {m}")), "{}", step.caption);
+        }
+    }
+    assert_eq!(view.outcome, referee.outcome);
+
+    // `replay` shows the viewer record as Ann saw it, and only so.
+    let mine = tabula(&["replay", &vs, "-q"], "");
+    assert!(mine.status.success(), "{}", String::from_utf8_lossy(&mine.stderr));
+    let theirs = tabula(&["replay", &rs, "--as", "Ann", "-q"], "");
+    assert!(theirs.status.success(), "{}", String::from_utf8_lossy(&theirs.stderr));
+    let board = |o: &Output| {
+        let t = String::from_utf8_lossy(&o.stdout).into_owned();
+        t.lines()
+            .filter(|l| l.contains(':') && !l.contains("Game over"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let last = view.steps.last().unwrap();
+    for line in last.text.lines().filter(|l| !l.starts_with("game over")) {
+        assert!(board(&mine).iter().any(|l| l == line), "{line}");
+        assert!(board(&theirs).iter().any(|l| l == line), "{line}");
+    }
+    for refused in [vec!["--reveal"], vec!["--as", "Ben"], vec!["--html", "x.html"]] {
+        let mut a = vec!["replay", vs.as_str()];
+        a.extend(refused.iter().copied());
+        assert_eq!(tabula(&a, "").status.code(), Some(2), "{refused:?}");
+    }
+    // An edited viewer record is refused.
+    let text = std::fs::read_to_string(&v).unwrap();
+    std::fs::write(&v, text.replacen("chance", "Ben: collect ant", 1)).unwrap();
+    let o = tabula(&["replay", &vs], "");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("record was changed"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn record_of_a_hidden_game_needs_one_person_or_the_referee_option() {
+    let dir = scratch("records-who");
+    let p = dir.join("x.json").to_string_lossy().into_owned();
+    let watch = ["play", "games/bug_off.game", "--watch", "--engine", "random", "--record", &p];
+    let o = tabula(&watch, "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--record-referee"));
+    assert!(!dir.join("x.json").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn undo_draws_again() {
+    // The same move, undone and played again: the cards drawn after it are
+    // drawn anew each time, not taken from a stored order.
+    let input = "collect ant\nundo\n".repeat(12) + "quit\n";
+    let o = tabula(&["play", "games/bug_off.game", "--seat", "2=random", "--seed", "3"], &input);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let hands: std::collections::BTreeSet<&str> = out
+        .split("Ann plays collect ant")
+        .skip(1)
+        .filter_map(|after| after.lines().find(|l| l.starts_with("Ann hand:")))
+        .collect();
+    assert_eq!(out.matches("Ann plays collect ant").count(), 12);
+    assert!(hands.len() > 1, "the same hand after every redo: {hands:?}");
+}

@@ -876,6 +876,42 @@ fn every_verb_shows_a_viewer_only_what_they_may_know() {
                         );
                         compared += 1;
                     }
+                    // Playing as that player, with a viewer record, and
+                    // replaying the record: the same screens, the same file.
+                    let play = |pos: &std::path::Path, rec: &std::path::Path| {
+                        let (p, r) = (pos.to_string_lossy(), rec.to_string_lossy());
+                        let o = tabula(
+                            &[
+                                "play",
+                                "games/bug_off.game",
+                                "--set",
+                                &set,
+                                "--position",
+                                &p,
+                                "--as",
+                                &who,
+                                "--seed",
+                                "1",
+                                "--record",
+                                &r,
+                            ],
+                            "moves\nhelp\nquit\n",
+                        );
+                        let replayed = tabula(&["replay", &r, "-q"], "");
+                        (
+                            out(&o).replace(&*p, "POS").replace(&*r, "REC"),
+                            err(&o),
+                            o.status.code(),
+                            std::fs::read_to_string(rec).unwrap_or_default(),
+                            out(&replayed),
+                            replayed.status.code(),
+                        )
+                    };
+                    let (ra, rb) = (dir.join("a.json"), dir.join("b.json"));
+                    let (pa, pb) = (play(&a, &ra), play(&b, &rb));
+                    assert!(pa.3.contains("\"viewer\""), "a viewer record: {}", pa.3);
+                    assert_eq!(pa, pb, "play or its record leaks at ply {ply}");
+                    compared += 1;
                     // Without a viewer: refused, and nothing of a hand printed.
                     let o = tabula(
                         &[

@@ -29,10 +29,27 @@ fn transcript(o: &Output, dir: &std::path::Path) -> String {
     String::from_utf8_lossy(&o.stdout).replace(&dir.to_string_lossy().into_owned(), "SCRATCH")
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
+/// A scratch folder of one test, removed when the test ends (also when it
+/// fails).
+struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("tabula-play-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 #[test]
@@ -309,7 +326,6 @@ fn a_viewer_record_holds_what_its_player_saw_and_a_referee_record_everything() {
     std::fs::write(&v, text.replacen("chance", "Ben: collect ant", 1)).unwrap();
     let o = tabula(&["replay", &vs], "");
     assert!(String::from_utf8_lossy(&o.stderr).contains("record was changed"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -321,7 +337,6 @@ fn record_of_a_hidden_game_needs_one_person_or_the_referee_option() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--record-referee"));
     assert!(!dir.join("x.json").exists());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -192,6 +192,11 @@ impl Exec<'_, '_> {
         }
     }
 
+    /// A variable's value (a word) as text.
+    pub(super) fn show_var(&self, v: u16, w: i64) -> String {
+        crate::notation::var_text(self.g, v, w)
+    }
+
     /// A value as notation.
     pub(super) fn show(&self, v: Value) -> String {
         crate::notation::value_text(self.g, v)

@@ -315,6 +315,9 @@ pub enum Builtin {
     /// `repetitions`: how often the position as it stands (the turn
     /// passed on) has begun a turn, counting this time.
     Repetitions,
+    /// `if C then A else B`: only the branch taken is evaluated; its type
+    /// is the branches' type.
+    Cond,
 }
 
 /// A checked expression.
@@ -371,6 +374,8 @@ impl Builtin {
             | B::SetFirst
             | B::SetLast => Ty::Cell,
             B::Ray | B::UpTo | B::Before => Ty::Line,
+            // The branches' type: see `Expr::ty`.
+            B::Cond => Ty::Error,
             B::In => Ty::Bool,
             B::Repetitions => Ty::Int,
             B::SetOf => Ty::Cells,
@@ -442,6 +447,7 @@ impl Expr {
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
                 _ => Ty::Bool,
             },
+            Expr::Builtin(Builtin::Cond, args, _) => args[1].ty(slot_tys),
             Expr::Builtin(f, ..) => f.ty(),
             Expr::Prop(..) => Ty::Int,
             Expr::Zone(..) => Ty::Zone,

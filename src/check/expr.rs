@@ -112,6 +112,7 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
             ExprKind::List(items) => self.list(items, e.span),
+            ExprKind::Cond(c, a, b) => self.cond(c, a, b, e.span),
             ExprKind::Index(l, i) => {
                 let l = self.expect(l, Ty::Line);
                 let i = self.expect(i, Ty::Int);
@@ -690,6 +691,45 @@ impl<'a> Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
+    /// `if C then A else B`: both branches of one type (`none` takes the
+    /// other's; cells, lines and sets make a set).
+    fn cond(&mut self, c: &'a ast::Expr, a: &'a ast::Expr, b: &'a ast::Expr, span: Span) -> Checked {
+        let c = self.expect(c, Ty::Bool);
+        let (x, tx) = self.expr(a);
+        let (y, ty) = self.expr(b);
+        let cellish = |t: Ty| matches!(t, Ty::Cell | Ty::Cells | Ty::Line);
+        let (x, y, t) = match (tx, ty) {
+            (Ty::Error, _) | (_, Ty::Error) => return ERR,
+            (s, t) if s == t && s != Ty::None => (x, y, s),
+            (Ty::None, t) | (t, Ty::None) if none_of(t).is_some() => {
+                let n = Expr::Const(none_of(t).unwrap_or(Value::Bool(false)));
+                if tx == Ty::None {
+                    (n, y, t)
+                } else {
+                    (x, n, t)
+                }
+            }
+            (s, t) if cellish(s) && cellish(t) => {
+                let x = self.coerce_cells(x, s, a.span);
+                let y = self.coerce_cells(y, t, b.span);
+                (x, y, Ty::Cells)
+            }
+            (s, t) => {
+                self.report(
+                    Problem::new(
+                        "tabula::check::type",
+                        format!("the branches give a {} and a {}", s.name(), t.name()),
+                        span,
+                        "`then` and `else` differ",
+                    )
+                    .help("both branches of `if ... then ... else ...` give the same type of value"),
+                );
+                return ERR;
+            }
+        };
+        (Expr::Builtin(Builtin::Cond, Box::new([c, x, y]), span), t)
+    }
+
     /// `[a, b, ...]`: cells (and lines and sets) make a set of cells;
     /// constant kinds, players, directions or numbers make a list.
     fn list(&mut self, items: &'a [ast::Expr], span: Span) -> Checked {

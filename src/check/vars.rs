@@ -45,6 +45,7 @@ impl<'a> Checker<'a> {
                 continue;
             };
             let declared = match ty {
+                None if *clock => Some(Ty::Int),
                 Some(t) => match type_named(&t.name) {
                     Some(x) => Some(x),
                     None => {

@@ -671,6 +671,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     around(cx.t, a).meets(b)
                 })
             }
+            Builtin::Cond => {
+                let (c, a, b) = (self.bool_(&args[0]), self.bool_(&args[1]), self.bool_(&args[2]));
+                Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })
+            }
             Builtin::In => {
                 let x = self.opnd(&args[1]);
                 match &args[0] {
@@ -1056,6 +1060,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
             Builtin::Ply => Box::new(|cx| i64::from(cx.st.ply)),
             Builtin::Repetitions => Box::new(|cx| cx.st.repetitions(cx.t.players)),
+            Builtin::Cond => {
+                let (c, a, b) = (self.bool_(&args[0]), self.word(&args[1]), self.word(&args[2]));
+                Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })
+            }
             Builtin::Ray => {
                 let c = self.opnd(&args[0]);
                 match &args[1] {
@@ -1192,6 +1200,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 let c = self.opnd(&args[0]);
                 with_opnd!(c, |cx, c| group_of(cx, c as CellId))
             }
+            Builtin::Cond => {
+                let (c, a, b) = (self.bool_(&args[0]), self.set(&args[1]), self.set(&args[2]));
+                Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })
+            }
             Builtin::SetOf => {
                 let parts: Vec<S<W>> = args.iter().map(|a| self.set(a)).collect();
                 Box::new(move |cx| {
@@ -1286,6 +1298,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
             Expr::Builtin(Builtin::Groups, args, _) => {
                 let p = self.word(&args[0]);
                 Box::new(move |cx| Dom::Groups(p(cx) as u8))
+            }
+            Expr::Builtin(Builtin::Cond, args, _) => {
+                let (c, a, b) = (self.bool_(&args[0]), self.dom(&args[1]), self.dom(&args[2]));
+                Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })
             }
             Expr::Builtin(Builtin::Placements, args, _) => {
                 let k = self.word(&args[0]);

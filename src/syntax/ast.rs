@@ -306,6 +306,8 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `[a, b, c]`
     List(Vec<Expr>),
+    /// `if C then A else B`
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `e[i]`
     Index(Box<Expr>, Box<Expr>),
     /// `any x in D [where C]: P`

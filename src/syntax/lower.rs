@@ -747,6 +747,18 @@ impl Lower {
                 }
                 return (e, h);
             }
+            Rule::cond => {
+                let mut parts = Vec::new();
+                for e in p.into_inner() {
+                    let (a, ha) = self.expr_h(e);
+                    h = h.max(ha + 1);
+                    parts.push(Box::new(a));
+                }
+                let (Some(c), Some(a), Some(b)) = (parts.first(), parts.get(1), parts.get(2)) else {
+                    panic!("grammar/lowering mismatch: if-then-else")
+                };
+                ExprKind::Cond(c.clone(), a.clone(), b.clone())
+            }
             Rule::list => {
                 let mut items = Vec::new();
                 for e in p.into_inner() {

@@ -163,6 +163,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::index => "an operator",
         Rule::indexed | Rule::atom => "a value",
         Rule::list => "a list `[a, b, ...]`",
+        Rule::cond => "`if ... then ... else ...`",
         Rule::var_decl => "`var`",
         Rule::clock_decl => "`clock`",
         Rule::graph_board => "`graph { ... }`",

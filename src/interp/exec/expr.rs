@@ -613,6 +613,13 @@ impl Exec<'_, '_> {
             }
             Builtin::Ply => Value::Int(i64::from(self.st.ply)),
             Builtin::Repetitions => Value::Int(self.st.repetitions(g.players.len())),
+            Builtin::Cond => {
+                if self.truth(&args[0])? {
+                    self.eval(&args[1])?
+                } else {
+                    self.eval(&args[2])?
+                }
+            }
             Builtin::Ray => {
                 let c = self.cell(&args[0])?;
                 let Value::Dir(d) = self.eval(&args[1])? else { return Err(bug(Span::default())) };

@@ -265,12 +265,8 @@ impl Board {
                 if g.names.is_empty() {
                     return Err("a graph board needs at least one point".into());
                 }
-                let coords: Vec<(i32, i32)> = g
-                    .at
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| p.unwrap_or((i as i32, 0)))
-                    .collect();
+                let coords: Vec<(i32, i32)> =
+                    g.at.iter().enumerate().map(|(i, p)| p.unwrap_or((i as i32, 0))).collect();
                 (coords, g.names.clone(), g.dirs.clone(), Vec::new(), Vec::new())
             }
             Shape::Rhombus { width, height } => {
@@ -529,7 +525,8 @@ impl Board {
         // its own prefixes exist by then), so each distinct run is one line.
         while l < self.lines.len() {
             let cells = self.lines[l].cells.clone();
-            let pre: Vec<u32> = (1..cells.len()).map(|k| self.line_of(cells[..k].to_vec())).collect();
+            let pre: Vec<u32> =
+                (1..cells.len()).map(|k| self.line_of(cells[..k].to_vec())).collect();
             self.lines[l].prefixes = pre;
             l += 1;
         }

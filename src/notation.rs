@@ -145,11 +145,9 @@ pub fn var_parse(g: &crate::ir::Game, v: u16, text: &str) -> Option<i64> {
         _ if text == "none" => Some(none),
         crate::ir::Ty::Cell => g.board.cell(text).map(i64::from),
         crate::ir::Ty::Player => g.players.iter().position(|p| p == text).map(|i| i as i64),
-        crate::ir::Ty::Kind => g
-            .kinds
-            .iter()
-            .position(|k| k.name == text || k.symbol == text)
-            .map(|i| i as i64),
+        crate::ir::Ty::Kind => {
+            g.kinds.iter().position(|k| k.name == text || k.symbol == text).map(|i| i as i64)
+        }
         crate::ir::Ty::Dir => g.board.dir_names.iter().position(|d| d == text).map(|i| i as i64),
         _ => None,
     }

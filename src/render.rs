@@ -182,8 +182,10 @@ fn graph_picture(
     text: &dyn Fn(u16) -> String,
 ) {
     let at: Vec<(i32, i32)> = g.board.coords.clone();
-    let (x0, x1) = (at.iter().map(|p| p.0).min().unwrap_or(0), at.iter().map(|p| p.0).max().unwrap_or(0));
-    let (y0, y1) = (at.iter().map(|p| p.1).min().unwrap_or(0), at.iter().map(|p| p.1).max().unwrap_or(0));
+    let (x0, x1) =
+        (at.iter().map(|p| p.0).min().unwrap_or(0), at.iter().map(|p| p.0).max().unwrap_or(0));
+    let (y0, y1) =
+        (at.iter().map(|p| p.1).min().unwrap_or(0), at.iter().map(|p| p.1).max().unwrap_or(0));
     let colw = w + 2;
     let cols = (x1 - x0) as usize * colw + w;
     let rows = (y1 - y0) as usize * 2 + 1;

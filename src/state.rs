@@ -5,8 +5,8 @@
 use crate::board::NO_CELL;
 use crate::diag::Problem;
 use crate::ir::{Game, Value, NONE8};
-use std::sync::Arc;
 use crate::source::Span;
+use std::sync::Arc;
 
 /// Most nodes of one turn's choice tree that move generation explores.
 pub const NODE_LIMIT: u32 = 2_000_000;

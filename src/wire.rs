@@ -228,7 +228,8 @@ impl StateRepr {
             turn_so_far,
             vars: vars_of(g, s, false),
             seen: {
-                let mut keys: Vec<String> = s.history().keys().map(|k| format!("{k:016x}")).collect();
+                let mut keys: Vec<String> =
+                    s.history().keys().map(|k| format!("{k:016x}")).collect();
                 keys.reverse();
                 keys
             },
@@ -335,7 +336,9 @@ impl StateRepr {
                 (Some(p), true) => player(g, p)?,
                 (None, false) => 0,
                 (None, true) => return Err(format!("variable `{}` needs a player", v.name)),
-                (Some(_), false) => return Err(format!("variable `{}` is one for the game", v.name)),
+                (Some(_), false) => {
+                    return Err(format!("variable `{}` is one for the game", v.name))
+                }
             };
             let w = crate::notation::var_parse(g, id as u16, &v.value)
                 .ok_or_else(|| format!("`{}` is not a value of variable `{}`", v.value, v.name))?;

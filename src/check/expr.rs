@@ -51,7 +51,8 @@ impl<'a> Checker<'a> {
     /// Checks `e` and requires type `want` (a `none` literal takes `want`'s sentinel).
     pub(super) fn expect(&mut self, e: &'a ast::Expr, want: Ty) -> Expr {
         let (ir, ty) = self.expr(e);
-        if ty == want || ty == Ty::Error {
+        // An error is reported once, where it was found.
+        if ty == want || ty == Ty::Error || want == Ty::Error {
             return ir;
         }
         if ty == Ty::None {
@@ -311,7 +312,13 @@ impl<'a> Checker<'a> {
             span,
             format!("{got} argument{}", if got == 1 { "" } else { "s" }),
         )
-        .help(format!("write `{}({})`", f.name, params.join(", ")));
+        .help(match f.name.as_str() {
+            // The likely slip: the ray's start and direction given directly.
+            "upto" | "before" if got == 2 => {
+                format!("write `{}(line)`, e.g. `{}(ray(c, d))`", f.name, f.name)
+            }
+            _ => format!("write `{}({})`", f.name, params.join(", ")),
+        });
         if let Some((_, decl)) = self.globals.get(&f.name) {
             p = p.also(*decl, "declared here");
         }
@@ -635,6 +642,7 @@ impl<'a> Checker<'a> {
                 }
                 let x = self.expect(a, el);
                 if matches!(dt, Ty::Cells | Ty::Line) {
+                    let d = self.coerce_cells(d, dt, b.span);
                     return (Expr::Builtin(Builtin::Contains, Box::new([d, x]), span), Ty::Bool);
                 }
                 if !matches!(el, Ty::Kind | Ty::Player | Ty::Dir | Ty::Int) {
@@ -693,7 +701,13 @@ impl<'a> Checker<'a> {
 impl<'a> Checker<'a> {
     /// `if C then A else B`: both branches of one type (`none` takes the
     /// other's; cells, lines and sets make a set).
-    fn cond(&mut self, c: &'a ast::Expr, a: &'a ast::Expr, b: &'a ast::Expr, span: Span) -> Checked {
+    fn cond(
+        &mut self,
+        c: &'a ast::Expr,
+        a: &'a ast::Expr,
+        b: &'a ast::Expr,
+        span: Span,
+    ) -> Checked {
         let c = self.expect(c, Ty::Bool);
         let (x, tx) = self.expr(a);
         let (y, ty) = self.expr(b);
@@ -722,7 +736,9 @@ impl<'a> Checker<'a> {
                         span,
                         "`then` and `else` differ",
                     )
-                    .help("both branches of `if ... then ... else ...` give the same type of value"),
+                    .help(
+                        "both branches of `if ... then ... else ...` give the same type of value",
+                    ),
                 );
                 return ERR;
             }
@@ -758,11 +774,19 @@ impl<'a> Checker<'a> {
                     }
                     (_, Ty::Cell) => {
                         constant = false;
-                        parts.push(Expr::Builtin(Builtin::Singleton, Box::new([x]), Span::default()));
+                        parts.push(Expr::Builtin(
+                            Builtin::Singleton,
+                            Box::new([x]),
+                            Span::default(),
+                        ));
                     }
                     (_, Ty::Line) => {
                         constant = false;
-                        parts.push(Expr::Builtin(Builtin::LineCells, Box::new([x]), Span::default()));
+                        parts.push(Expr::Builtin(
+                            Builtin::LineCells,
+                            Box::new([x]),
+                            Span::default(),
+                        ));
                     }
                     _ => {
                         constant = false;
@@ -778,10 +802,12 @@ impl<'a> Checker<'a> {
             }
             return (Expr::Builtin(Builtin::SetOf, parts.into_boxed_slice(), span), Ty::Cells);
         }
-        let ty = checked[0].1;
-        let mut words = Vec::new();
-        for (x, t, sp) in &checked {
-            if *t != ty {
+        // The first value that is not `none` gives the list its type; a
+        // list that starts with cells holds cells only.
+        let ty = checked.iter().map(|c| c.1).find(|t| *t != Ty::None).unwrap_or(Ty::None);
+        for (_, t, sp) in &checked {
+            let same = *t == ty || (cellish(ty) && (cellish(*t) || *t == Ty::None));
+            if !same {
                 self.report(
                     Problem::new(
                         "tabula::check::list",
@@ -793,6 +819,9 @@ impl<'a> Checker<'a> {
                 );
                 return ERR;
             }
+        }
+        let mut words = Vec::new();
+        for (x, t, sp) in &checked {
             match x {
                 Expr::Const(v) if matches!(t, Ty::Kind | Ty::Player | Ty::Dir | Ty::Int) => {
                     words.push(super::vars::word_of(v).unwrap_or(0));

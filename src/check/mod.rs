@@ -845,7 +845,9 @@ impl<'a> Checker<'a> {
                         continue;
                     }
                     if let Some(n) = phase {
-                        if let Some(first) = sec.turns.iter().find(|t| t.0.is_some_and(|m| m.name == n.name)) {
+                        if let Some(first) =
+                            sec.turns.iter().find(|t| t.0.is_some_and(|m| m.name == n.name))
+                        {
                             let first = first.2;
                             self.report(
                                 Problem::new(

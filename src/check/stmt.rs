@@ -223,9 +223,10 @@ impl<'a> Checker<'a> {
                 let otherwise = otherwise.as_ref().map(|b| self.block(b)).unwrap_or_default();
                 StmtKind::If { cond, then, otherwise }
             }
-            S::Require { cond, message } => {
-                StmtKind::Require(self.expect(cond, Ty::Bool), message.as_ref().map(|m| m.text.clone()))
-            }
+            S::Require { cond, message } => StmtKind::Require(
+                self.expect(cond, Ty::Bool),
+                message.as_ref().map(|m| m.text.clone()),
+            ),
             S::Win(p) => StmtKind::Win(self.expect(p, Ty::Player)),
             S::Lose(p) => StmtKind::Lose(self.expect(p, Ty::Player)),
             S::Draw => StmtKind::Draw,

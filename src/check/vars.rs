@@ -187,7 +187,8 @@ impl<'a> Checker<'a> {
                 Box::new(Expr::Const(Value::Int(i as i64))),
                 Span::default(),
             );
-            rest = vec![Stmt { kind: StmtKind::If { cond, then: body, otherwise: rest }, span: sp }];
+            rest =
+                vec![Stmt { kind: StmtKind::If { cond, then: body, otherwise: rest }, span: sp }];
         }
         rest
     }
@@ -207,10 +208,9 @@ impl<'a> Checker<'a> {
             return StmtKind::Block(Vec::new(), Vec::new());
         };
         match self.phases.iter().position(|p| *p == n.name) {
-            Some(i) => StmtKind::Assign(
-                ir::Target::Var(pv, None),
-                Expr::Const(Value::Int(i as i64)),
-            ),
+            Some(i) => {
+                StmtKind::Assign(ir::Target::Var(pv, None), Expr::Const(Value::Int(i as i64)))
+            }
             None => {
                 let p = Problem::new(
                     "tabula::check::phase",
@@ -254,18 +254,21 @@ impl<'a> Checker<'a> {
         let mut index: BTreeMap<&str, CellId> = BTreeMap::new();
         let mut places: BTreeMap<(i32, i32), &ast::Ident> = BTreeMap::new();
         let placed = g.points.iter().filter(|p| p.1.is_some()).count();
+        let mut declared: BTreeMap<&str, Span> = BTreeMap::new();
         for (n, at) in &g.points {
-            if let Some(first) = index.get(n.name.as_str()) {
-                let first = *first;
-                let _ = first;
-                self.report(Problem::new(
-                    "tabula::check::graph",
-                    format!("point `{}` is declared twice", n.name),
-                    n.span,
-                    "declared again here",
-                ));
+            if let Some(first) = declared.get(n.name.as_str()) {
+                self.report(
+                    Problem::new(
+                        "tabula::check::graph",
+                        format!("point `{}` is declared twice", n.name),
+                        n.span,
+                        "declared again here",
+                    )
+                    .also(*first, "first declared here"),
+                );
                 continue;
             }
+            declared.insert(n.name.as_str(), n.span);
             if placed > 0 && at.is_none() {
                 self.report(
                     Problem::new(

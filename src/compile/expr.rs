@@ -832,7 +832,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 let (per, clock, base) = self.t.vars.get(*v as usize).copied().unwrap_or_default();
                 let none = none_word(*ty);
                 match p {
-                    None if clock => Box::new(move |cx| cx.st.clocks.get(base).copied().unwrap_or(0)),
+                    None if clock => {
+                        Box::new(move |cx| cx.st.clocks.get(base).copied().unwrap_or(0))
+                    }
                     None => Box::new(move |cx| cx.st.vars.get(base).copied().unwrap_or(0)),
                     Some(p) => {
                         let _ = per;
@@ -1134,8 +1136,15 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
     }
 
-    /// Compiles a set of cells.
+    /// Compiles a set of cells (a line stands for its cells).
     pub fn set(&mut self, e: &Expr) -> S<W> {
+        if self.ty(e) == Ty::Line {
+            let l = self.word(e);
+            return Box::new(move |cx| {
+                let l = l(cx);
+                cx.t.lines.get(l as usize).map_or(Set::EMPTY, |x| x.set)
+            });
+        }
         match e {
             Expr::Const(Value::Cells(s)) => {
                 let s = Set::from_cells(s);

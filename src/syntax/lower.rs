@@ -754,7 +754,8 @@ impl Lower {
                     h = h.max(ha + 1);
                     parts.push(Box::new(a));
                 }
-                let (Some(c), Some(a), Some(b)) = (parts.first(), parts.get(1), parts.get(2)) else {
+                let (Some(c), Some(a), Some(b)) = (parts.first(), parts.get(1), parts.get(2))
+                else {
                     panic!("grammar/lowering mismatch: if-then-else")
                 };
                 ExprKind::Cond(c.clone(), a.clone(), b.clone())

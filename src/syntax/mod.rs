@@ -175,6 +175,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::chain => "a chain of points `a-b-c`",
         Rule::lines_decl => "`lines`",
         Rule::line_def => "a line of points",
+        Rule::graph_word => "`points`, `links` or `lines`",
         Rule::let_stmt
         | Rule::choose_stmt
         | Rule::random_stmt

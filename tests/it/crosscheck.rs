@@ -41,6 +41,7 @@ fn cases() -> Vec<(String, Game)> {
                   if count(score(me), Point) >= 5 { win me }\n\
                 }";
     out.push(("dice".into(), crate::game_text(dice).expect("dice game")));
+    out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out
 }
 

@@ -160,6 +160,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::next_turn => "a statement",
         Rule::assign_op => "`=`",
         Rule::in_op => "an operator",
+        Rule::in_kw => "`in`",
         Rule::index => "an operator",
         Rule::indexed | Rule::atom => "a value",
         Rule::list => "a list `[a, b, ...]`",

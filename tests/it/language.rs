@@ -215,8 +215,10 @@ fn cell_names_are_values() {
 
 /// A game that uses the newer features together (also in the cross-check):
 /// phases, variables of the game and of each player, a clock, assignable
-/// locals in a loop, rays, lists, `in`, indexing, change in place,
-/// `again` and `next turn`, `require ... else`, `repetitions`.
+/// locals carried through `while` and `for`, rays with `upto`/`before`,
+/// `first`/`last` and indexing, lists of cells, kinds, players and numbers
+/// (also in `place`), `in`, change in place, `again` and `next turn`,
+/// `require ... else`, `if ... then ... else`, `repetitions`.
 pub const FEATURES: &str = r#"
 game "features"
 players A, B, C
@@ -227,17 +229,21 @@ var score per player = 0
 var moved: cell
 clock calm
 
+setup {
+    place Crown of C at [c1, c5]
+}
+
 turn opening {
     choose c in [a1, e1, a5, e5, c3, b2] where empty(c)
     place Stone at c
     moved = c
-    if (count x in cells: occupied(x)) >= 4 {
+    if (count x in cells: occupied(x)) >= 6 {
         phase middle
     }
 }
 
 turn middle {
-    choose c in pieces(me)
+    choose c in pieces(me) where c != moved or me in [C]
     choose d in dirs where size(before(ray(c, d))) > 0
     // Slide as far as the pieces let, counting the cells crossed.
     let n = 0
@@ -249,9 +255,13 @@ turn middle {
     require x == last(before(ray(c, d))) and n == size(before(ray(c, d))) else "slides to the first piece"
     move c to x
     moved = x
-    score(me) += n
+    let free = 0
+    for y in ray(x, d) where empty(y) {
+        free += 1
+    }
+    score(me) += n + free % 2
     let hit = last(upto(ray(x, d)))
-    if occupied(hit) and owner(hit) != me and kind(hit) == Stone {
+    if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
         change hit to me
     }
     if kind(x) == Stone and (rank(x) in [1, 5] or ray(c, d)[2] == x) {
@@ -304,6 +314,60 @@ fn variables_of_each_player_are_part_of_the_position() {
     let t = position(&game, "score B 2\n");
     assert_ne!(t, start(&game));
     assert!(tabula::render(&game, &t).contains("score: A 0, B 2"));
+    // JSON names the variable, its player and its value; it reads back.
+    let json = serde_json::to_value(tabula::wire::StateRepr::new(&game, &t)).unwrap();
+    assert_eq!(json["vars"], serde_json::json!([{"name": "score", "player": "B", "value": "2"}]));
+    let back: tabula::wire::StateRepr = serde_json::from_value(json).unwrap();
+    assert_eq!(back.to_state(&game).unwrap(), t);
+}
+
+#[test]
+fn a_for_loop_carries_a_local_from_round_to_round() {
+    // The mover scores the number of its pieces in the column it plays:
+    // counted by a local that each round of the `for` adds to.
+    let game = g(
+        "square 2 by 3",
+        "var last = 0
+         setup { place Stone of A at [a1, a2]  place Stone of B at b1 }
+         turn { choose c in cells where empty(c)
+ place Stone at c
+         let n = 0
+ for x in cells where file(x) == file(c) and owner(x) == me { n += 1 }
+         last = n }",
+    );
+    let s = play(&game, &start(&game), "a3");
+    assert!(s.to_text(&game).contains("last 3"), "{}", s.to_text(&game));
+    let s = play(&game, &start(&game), "b2");
+    assert!(s.to_text(&game).contains("last 1"), "{}", s.to_text(&game));
+}
+
+#[test]
+fn a_graph_board_without_a_layout() {
+    // A triangle with a tail; directions on two links only.
+    let game = g(
+        "graph {\n points top left right tail\n links cw/ccw: top-right-left-top\n links left-tail\n lines top right left\n }",
+        "setup { place Stone of B at right }\n\
+         turn { choose c in [first(ray(top, cw)), last(ray(top, cw)), ray(top, ccw)[1]] where empty(c)\n\
+         place Stone at c }",
+    );
+    let b = &game.board;
+    let c = |n: &str| b.cell(n).unwrap();
+    assert_eq!(b.neighbours(c("left")).len(), 3);
+    assert_eq!(b.neighbours(c("tail")).len(), 1);
+    assert_eq!(b.dir_names, vec!["cw", "ccw"]);
+    // The cw ray from top is right, left (a ray stops before it comes
+    // back to a cell it has passed); the ccw ray starts at left. Right
+    // is taken: left is the one move.
+    assert_eq!(moves(&game, &start(&game)), vec!["left"]);
+    // Drawn in a row, in point order.
+    let pic = tabula::render::render(&game, &start(&game));
+    assert!(pic.contains("top") && pic.contains("tail"), "{pic}");
+    // The one declared line of three points has two windows of two.
+    let game = g(
+        "graph {\n points top left right tail\n links top-right-left-top\n links left-tail\n lines top right left\n }",
+        "turn { choose l in lines(2)\n pass }",
+    );
+    assert_eq!(moves(&game, &start(&game)), vec!["top-right", "right-left"]);
 }
 
 #[test]
@@ -415,4 +479,67 @@ fn if_then_else_expressions() {
     assert_eq!(moves(&game, &start(&game)), vec!["a1", "b1", "c1"]);
     let s = play(&game, &start(&game), "a1");
     assert_eq!(moves(&game, &s), vec!["a3", "b3", "c3"]);
+}
+
+/// The cross-check runs random games of [`FEATURES`]; this shows those
+/// games reach what they are meant to exercise: the second phase, a player
+/// moving again, a seat skipped, a piece crowned in place, a flipped
+/// stone, and an end.
+#[test]
+fn random_feature_games_reach_every_feature() {
+    let game = game_text(FEATURES).unwrap();
+    let crown = game.kinds.iter().position(|k| k.name == "Crown").unwrap() as u16;
+    let (mut middle, mut again, mut skip, mut crowned, mut flipped, mut ended) =
+        (false, false, false, false, false, false);
+    for seed in 0..6 {
+        let mut rng = tabula::rng::Rng::new(seed);
+        let mut s = start(&game);
+        for _ in 0..400 {
+            let ms = s.legal_moves(&game).unwrap();
+            if ms.is_empty() {
+                ended = true;
+                break;
+            }
+            let mover = s.current();
+            let stones = |s: &tabula::State, p: u8| {
+                (0..game.board.len() as u16)
+                    .filter(|&c| s.piece(&game, c).is_some_and(|(q, k)| q == p && k != crown))
+                    .count()
+            };
+            let before: Vec<usize> = (0..3).map(|p| stones(&s, p)).collect();
+            let crowns = |s: &tabula::State| {
+                (0..game.board.len() as u16)
+                    .filter(|&c| s.piece(&game, c).is_some_and(|(_, k)| k == crown))
+                    .count()
+            };
+            let c0 = crowns(&s);
+            let t = s.play(&game, &ms[rng.below(ms.len())]).unwrap();
+            middle |= t.to_text(&game).contains("phase middle");
+            if t.ended().is_none() {
+                again |= t.current() == mover;
+                skip |= t.current() == (mover + 2) % 3;
+            }
+            crowned |= crowns(&t) > c0;
+            // No rule removes a piece: another player has fewer stones only
+            // when one of them changed hands.
+            let after: Vec<usize> = (0..3).map(|p| stones(&t, p)).collect();
+            flipped |= (0..3u8).any(|p| p != mover && after[p as usize] < before[p as usize]);
+            s = t;
+        }
+    }
+    assert!(
+        middle && again && skip && crowned && flipped && ended,
+        "phase {middle}, again {again}, skip {skip}, crown {crowned}, flip {flipped}, end {ended}"
+    );
+}
+
+#[test]
+fn a_name_may_start_with_in_after_none() {
+    // `none` then `def in_...`: no quantifier `none def in ...` is read.
+    let game = g(
+        "square 2 by 1",
+        "def nobody = none\ndef in_corner(c) = file(c) == 1\n\
+         turn { choose c in cells where in_corner(c) and owner(c) == nobody\n place Stone at c }",
+    );
+    assert_eq!(moves(&game, &start(&game)), vec!["a1"]);
 }

@@ -601,27 +601,42 @@ impl Board {
     /// orientation) covers under the board's symmetries and translations,
     /// lying wholly on the board; sorted by their cells.
     pub fn placements(&self, shape: &[(i32, i32)]) -> Vec<CellSet> {
-        let mut found = std::collections::BTreeSet::new();
         let Some(&first) = shape.first() else { return Vec::new() };
-        for t in 0..if self.shape.is_hex() { 12 } else { 8 } {
+        // A dense index of the coordinates (faster than the map).
+        let (x0, y0) =
+            self.coords.iter().fold((i32::MAX, i32::MAX), |a, c| (a.0.min(c.0), a.1.min(c.1)));
+        let (x1, y1) =
+            self.coords.iter().fold((i32::MIN, i32::MIN), |a, c| (a.0.max(c.0), a.1.max(c.1)));
+        let (w, h) = ((x1 - x0 + 1).max(0), (y1 - y0 + 1).max(0));
+        let mut grid = vec![NO_CELL; (w * h) as usize];
+        for (i, &(x, y)) in self.coords.iter().enumerate() {
+            grid[((y - y0) * w + (x - x0)) as usize] = i as CellId;
+        }
+        let at = |x: i32, y: i32| -> CellId {
+            if x < x0 || y < y0 || x > x1 || y > y1 {
+                return NO_CELL;
+            }
+            grid[((y - y0) * w + (x - x0)) as usize]
+        };
+        let mut found: Vec<Vec<CellId>> = Vec::new();
+        for t in 0..self.symmetries() {
             let img: Vec<(i32, i32)> = shape.iter().map(|&p| self.transform(t, p)).collect();
             let f = self.transform(t, first);
             for &(ax, ay) in &self.coords {
                 let mut set = CellSet::EMPTY;
                 let fits = img.iter().all(|&(x, y)| {
-                    match self.by_coord.get(&(x - f.0 + ax, y - f.1 + ay)) {
-                        Some(&c) => {
-                            set.insert(c);
-                            true
-                        }
-                        None => false,
-                    }
+                    let c = at(x - f.0 + ax, y - f.1 + ay);
+                    set.insert(c);
+                    c != NO_CELL
                 });
                 if fits {
-                    found.insert(set.iter().collect::<Vec<CellId>>());
+                    found.push(set.iter().collect());
                 }
             }
         }
+        // Sorted by their cells, each once.
+        found.sort_unstable();
+        found.dedup();
         found
             .into_iter()
             .map(|cells| {
@@ -644,6 +659,44 @@ impl Board {
         }
         if n > SMALL {
             return self.canonical(a) == self.canonical(b);
+        }
+        if n <= 8 {
+            // Small shapes fit an 8 x 8 box: compare them as bit masks of
+            // their normalised cells, with no sorting.
+            let mask = |pts: &mut dyn Iterator<Item = (i32, i32)>| -> Option<u64> {
+                let mut buf = [(0, 0); 8];
+                let mut k = 0;
+                let (mut mx, mut my) = (i32::MAX, i32::MAX);
+                for p in pts {
+                    mx = mx.min(p.0);
+                    my = my.min(p.1);
+                    buf[k] = p;
+                    k += 1;
+                }
+                let mut m = 0u64;
+                for &(x, y) in &buf[..k] {
+                    let (dx, dy) = (x - mx, y - my);
+                    if dx >= 8 || dy >= 8 {
+                        return None;
+                    }
+                    m |= 1 << (dy * 8 + dx);
+                }
+                Some(m)
+            };
+            let ma = mask(&mut a.iter().map(|c| self.coords[c as usize]));
+            if let Some(ma) = ma {
+                let mut all_fit = true;
+                for t in 0..self.symmetries() {
+                    match mask(&mut b.iter().map(|c| self.transform(t, self.coords[c as usize]))) {
+                        Some(mb) if mb == ma => return true,
+                        Some(_) => {}
+                        None => all_fit = false,
+                    }
+                }
+                if all_fit {
+                    return false;
+                }
+            }
         }
         let normalise = |pts: &mut [(i32, i32)]| {
             let (mx, my) =

@@ -181,6 +181,20 @@ fn graph_picture(
     w: usize,
     text: &dyn Fn(u16) -> String,
 ) {
+    for row in graph_grid(g, spec, w, text).0 {
+        out.push_str(&row.into_iter().collect::<String>());
+        end_line(out);
+    }
+}
+
+/// The picture of [`graph_picture`] as rows of characters, and where each
+/// point's text begins (row, column): a terminal view paints over them.
+pub fn graph_grid(
+    g: &Game,
+    spec: &crate::board::GraphSpec,
+    w: usize,
+    text: &dyn Fn(u16) -> String,
+) -> (Vec<Vec<char>>, Vec<(usize, usize)>) {
     let at: Vec<(i32, i32)> = g.board.coords.clone();
     let (x0, x1) =
         (at.iter().map(|p| p.0).min().unwrap_or(0), at.iter().map(|p| p.0).max().unwrap_or(0));
@@ -206,8 +220,10 @@ fn graph_picture(
             }
         }
     }
+    let mut starts = Vec::with_capacity(g.board.len());
     for c in 0..g.board.len() as u16 {
         let (r, col) = place(at[c as usize]);
+        starts.push((r, col));
         let t: Vec<char> = text(c).chars().collect();
         for j in 0..w {
             if let Some(x) = grid[r].get_mut(col + j) {
@@ -222,10 +238,7 @@ fn graph_picture(
             }
         }
     }
-    for row in grid {
-        out.push_str(&row.into_iter().collect::<String>());
-        end_line(out);
-    }
+    (grid, starts)
 }
 
 fn end_line(out: &mut String) {

@@ -868,6 +868,121 @@ pub struct Record {
     pub check: String,
 }
 
+/// The game file `game` (a relative `.game` path) read relative to the
+/// folder of the record at `record`.
+fn game_beside(game: &str, record: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    let rel = std::path::Path::new(game);
+    if !game.ends_with(".game")
+        || rel.is_absolute()
+        || rel
+            .components()
+            .any(|c| matches!(c, std::path::Component::RootDir | std::path::Component::Prefix(_)))
+    {
+        return Err(format!(
+            "the record names its game as `{game}`: a game is a `.game` file named relative to the record"
+        ));
+    }
+    let dir = record.parent().unwrap_or(std::path::Path::new(""));
+    Ok(dir.join(rel))
+}
+
+/// What one player saw of a played game, and nothing more: for every step
+/// (the start, then each move or chance event) a caption and the position
+/// as that player saw it. No seed, no hidden contents, no deck order: a
+/// viewer record cannot rebuild the hidden state, so it is not replayed
+/// move by move but shown step by step. The referee's [`Record`] is the
+/// separate, explicit option.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewRecord {
+    /// The game file, relative to the folder of the record, `/`-separated.
+    pub game: String,
+    /// The hash of the game text (see [`text_hash`]).
+    pub game_hash: String,
+    /// Parameter overrides (`--set`).
+    pub params: Vec<(String, i64)>,
+    /// Whose view this is (a player's name).
+    pub viewer: String,
+    /// The start, then one step per move or chance event.
+    pub steps: Vec<ViewStep>,
+    /// The result, if the game ended.
+    pub outcome: Option<String>,
+    /// The hash of all the fields above.
+    pub check: String,
+}
+
+/// One step of a [`ViewRecord`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewStep {
+    /// `start`, `3. Ben: collect ant`, or `4. chance` (outcomes unnamed).
+    pub caption: String,
+    /// The position as the viewer saw it, drawn as text.
+    pub text: String,
+    /// The same position as data.
+    pub observation: Observation,
+}
+
+impl ViewRecord {
+    /// An empty viewer record of a game about to be played from `game`.
+    pub fn new(
+        game: &Game,
+        path: impl Into<String>,
+        params: Vec<(String, i64)>,
+        viewer: u8,
+    ) -> Self {
+        ViewRecord {
+            game: path.into(),
+            game_hash: text_hash(&game.source.text),
+            params,
+            viewer: game.players.get(viewer as usize).cloned().unwrap_or_default(),
+            steps: Vec::new(),
+            outcome: None,
+            check: String::new(),
+        }
+    }
+
+    /// Adds a step: the position `s` as the viewer sees it.
+    pub fn push(&mut self, g: &Game, caption: String, s: &State) {
+        let Some(p) = g.players.iter().position(|n| *n == self.viewer) else { return };
+        let v = Viewer::Player(p as u8);
+        let text = crate::render::render_for(g, s, v);
+        self.steps.push(ViewStep { caption, text, observation: observe(g, s, v) });
+    }
+
+    fn digest(&self) -> String {
+        let fields =
+            (&self.game, &self.game_hash, &self.params, &self.viewer, &self.steps, &self.outcome);
+        text_hash(&serde_json::to_string(&fields).unwrap_or_default())
+    }
+
+    /// Names the game by `relative` and computes the check: call it last.
+    pub fn seal(&mut self, relative: impl Into<String>) {
+        self.game = relative.into();
+        self.check = self.digest();
+    }
+
+    /// Where the game file is (see [`Record::game_path`]); refuses a
+    /// record changed after it was sealed.
+    pub fn game_path(&self, record: &std::path::Path) -> Result<std::path::PathBuf, String> {
+        if self.check != self.digest() {
+            return Err(
+                "the record was changed after it was saved (its check does not match)".into()
+            );
+        }
+        game_beside(&self.game, record)
+    }
+
+    /// Refuses a game text other than the one the record was played with.
+    pub fn check_game(&self, text: &str) -> Result<(), String> {
+        if text_hash(text) != self.game_hash {
+            return Err(format!(
+                "`{}` is not the game this record was played with (its text has changed)",
+                self.game
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// A hash of a text, as 16 hex digits (64-bit FNV-1a): stable across
 /// versions and platforms; not a cryptographic hash.
 pub fn text_hash(text: &str) -> String {
@@ -946,20 +1061,7 @@ impl Record {
     /// changed, and a game path that is absolute or not a `.game` file.
     pub fn game_path(&self, record: &std::path::Path) -> Result<std::path::PathBuf, String> {
         self.verify()?;
-        let rel = std::path::Path::new(&self.game);
-        if !self.game.ends_with(".game")
-            || rel.is_absolute()
-            || rel.components().any(|c| {
-                matches!(c, std::path::Component::RootDir | std::path::Component::Prefix(_))
-            })
-        {
-            return Err(format!(
-                "the record names its game as `{}`: a game is a `.game` file named relative to the record",
-                self.game
-            ));
-        }
-        let dir = record.parent().unwrap_or(std::path::Path::new(""));
-        Ok(dir.join(rel))
+        game_beside(&self.game, record)
     }
 
     /// Refuses a record whose fields were changed after [`Record::seal`].

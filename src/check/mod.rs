@@ -56,7 +56,11 @@ pub fn check(
 
 /// Values of a range checked by [`ranges`]: all of them up to this many,
 /// else this many spread evenly, both ends included.
-pub const RANGE_SAMPLES: i64 = 32;
+pub const RANGE_SAMPLES: i64 = 8;
+
+/// When a sample fails, ranges of up to this many values are checked at
+/// every value, to name exactly those that fail.
+pub const RANGE_EXACT: i64 = 64;
 
 /// Checks the game at the values of every declared parameter range: each
 /// parameter on its own (up to [`RANGE_SAMPLES`] values, the others as
@@ -83,10 +87,12 @@ pub fn ranges(file: &ast::File, source: &Source, overrides: &[(String, i64)]) ->
         let mut ovr: Vec<(String, i64)> =
             overrides.iter().filter(|(n, _)| !set.iter().any(|(m, _)| m == n)).cloned().collect();
         ovr.extend(set.iter().cloned());
-        Checker::default().run(file, source, &ovr).err().and_then(|mut ps| {
-            ps.sort_by_key(|p| (p.span.start, p.span.end));
-            ps.into_iter().next()
-        })
+        Checker { probe: true, ..Checker::default() }.run(file, source, &ovr).err().and_then(
+            |mut ps| {
+                ps.sort_by_key(|p| (p.span.start, p.span.end));
+                ps.into_iter().next()
+            },
+        )
     };
     let mut out = Vec::new();
     for &(name, span, lo, hi) in &decl {
@@ -97,18 +103,28 @@ pub fn ranges(file: &ast::File, source: &Source, overrides: &[(String, i64)]) ->
         } else {
             (0..RANGE_SAMPLES).map(|i| lo + (n - 1) * i / (RANGE_SAMPLES - 1)).collect()
         };
-        let mut failing: Vec<(i64, Problem)> = Vec::new();
-        for v in values {
-            if Some(v) == current {
-                continue;
+        let probe_all = |values: &mut dyn Iterator<Item = i64>| {
+            let mut failing: Vec<(i64, Problem)> = Vec::new();
+            for v in values {
+                if Some(v) == current {
+                    continue;
+                }
+                if let Some(p) = attempt(&[(name.name.clone(), v)]) {
+                    failing.push((v, p));
+                }
             }
-            if let Some(p) = attempt(&[(name.name.clone(), v)]) {
-                failing.push((v, p));
-            }
+            failing
+        };
+        let mut failing = probe_all(&mut values.into_iter());
+        // A sample found a failure: say exactly which values fail, when the
+        // range is short enough to try them all.
+        let exact = n <= RANGE_SAMPLES || n <= RANGE_EXACT;
+        if !failing.is_empty() && n > RANGE_SAMPLES && exact {
+            failing = probe_all(&mut (lo..=hi));
         }
         let Some((v0, first)) = failing.first() else { continue };
         let list = runs(&failing.iter().map(|(v, _)| *v).collect::<Vec<_>>());
-        let sampled = if n > RANGE_SAMPLES { " (of the values checked)" } else { "" };
+        let sampled = if exact { "" } else { " (of the values checked)" };
         let mut p = Problem::new(
             "tabula::check::param_range",
             format!(
@@ -278,6 +294,9 @@ impl Scopes {
 
 #[derive(Default)]
 struct Checker<'a> {
+    /// Checking a parameter range's value only: skip work whose result only
+    /// running the game needs (tile placements).
+    probe: bool,
     problems: Vec<Problem>,
     reported: BTreeSet<(u32, u32, String)>,
     params: Vec<(String, Option<i64>)>,
@@ -934,7 +953,7 @@ impl<'a> Checker<'a> {
     /// Pass 3: the rule bodies (only meaningful with a board).
     fn bodies(&mut self, sec: &Sections<'a>) -> Bodies {
         let mut b = Bodies::default();
-        if let Some(board) = &self.board {
+        if let (Some(board), false) = (&self.board, self.probe) {
             b.placements = self
                 .kinds
                 .iter()

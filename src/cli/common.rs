@@ -360,3 +360,50 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     say!("{text}");
     Ok(())
 }
+
+/// What a verb may show, as `view` asks, of position `s`: in a game with
+/// hidden zones a player's view (`--as`) or everything (`--reveal`), and
+/// nothing without one of them. `acts` is true for a verb that lists or
+/// reads the moves of the player to move: only that player (or the
+/// referee) may see them, because they name what the mover holds.
+pub fn viewer(g: &Game, s: &State, view: &super::View, acts: bool) -> Result<tabula::wire::Viewer> {
+    use tabula::wire::Viewer;
+    if view.reveal {
+        return Ok(Viewer::All);
+    }
+    let who = match &view.viewer {
+        Some(v) => Some(seat(g, v)?),
+        None => None,
+    };
+    if !g.has_hidden_information() {
+        return Ok(who.map_or(Viewer::All, Viewer::Player));
+    }
+    let Some(p) = who else {
+        // A missing option, so a usage error (exit 2).
+        return Err(super::usage(miette!(
+            help = "`--as PLAYER` shows what that player may know; `--reveal` shows everything",
+            "this game hides pieces from its players: say whose view"
+        )));
+    };
+    if acts {
+        match s.turn() {
+            tabula::Turn::Chance => {
+                return Err(miette!(
+                    help = "`--reveal` lists the outcomes with their probabilities",
+                    "chance decides here, and its outcomes name hidden pieces"
+                )
+                .into())
+            }
+            tabula::Turn::Player(m) if m != p => {
+                let (who, mover) = (&g.players[p as usize], &g.players[m as usize]);
+                return Err(miette!(
+                    help = format!("`--as {mover}` (the player to move) or `--reveal`"),
+                    "{who} cannot see the moves of {mover}: they name pieces {mover} holds"
+                )
+                .into());
+            }
+            _ => {}
+        }
+    }
+    Ok(Viewer::Player(p))
+}

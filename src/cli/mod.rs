@@ -33,6 +33,7 @@ mod bundled;
 mod check;
 mod common;
 mod json;
+mod matches;
 mod par;
 mod perft;
 mod picture;
@@ -40,6 +41,7 @@ mod play;
 mod playout;
 mod progress;
 mod show;
+mod term;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -101,6 +103,19 @@ pub struct Global {
     /// Most options one turn's move search may explore [default: 2000000].
     #[arg(long, value_name = "N", global = true)]
     pub max_choices: Option<u32>,
+}
+
+/// Whose view a verb takes, in a game that hides pieces from players.
+#[derive(Debug, Clone, clap::Args)]
+pub struct View {
+    /// Act as this player (a name or a seat number from 1): print only what
+    /// they may know. Needed in a game with hidden zones.
+    #[arg(long = "as", value_name = "PLAYER")]
+    pub viewer: Option<String>,
+    /// Show everything, hidden zones and face-down pieces included (the
+    /// referee's view).
+    #[arg(long, conflicts_with = "viewer")]
+    pub reveal: bool,
 }
 
 /// The game file every verb but `replay` starts from.
@@ -193,6 +208,8 @@ enum Command {
         #[command(flatten)]
         from: From,
         #[command(flatten)]
+        view: View,
+        #[command(flatten)]
         json: Json,
     },
     /// Explain a move: how the turn plays it, or which rule rejects it.
@@ -206,6 +223,8 @@ enum Command {
         mv: String,
         #[command(flatten)]
         from: From,
+        #[command(flatten)]
+        view: View,
         #[command(flatten)]
         json: Json,
     },
@@ -221,6 +240,12 @@ enum Command {
         /// Also print the count below each first move.
         #[arg(long)]
         divide: bool,
+        /// At each chance node count one outcome, drawn (with `--seed`),
+        /// instead of adding up all of them.
+        #[arg(long)]
+        sample_chance: bool,
+        #[command(flatten)]
+        view: View,
         #[command(flatten)]
         jobs: Jobs,
         #[command(flatten)]
@@ -264,7 +289,7 @@ enum Command {
         #[command(flatten)]
         json: Json,
     },
-    /// Play in the terminal against the engine.
+    /// Play in the terminal: any seat a person or an engine.
     Play {
         #[command(flatten)]
         game: GameFile,
@@ -272,23 +297,88 @@ enum Command {
         /// (repeatable). Default: the first player.
         #[arg(long = "as", value_name = "PLAYER")]
         seats: Vec<String>,
+        /// Who plays a seat: `--seat 1=human --seat 2=mcts:2000` (a seat by
+        /// number or name; `human` or an engine). Repeatable.
+        #[arg(long = "seat", value_name = "SEAT=WHO")]
+        seat: Vec<String>,
         /// Let the engine play every seat.
         #[arg(long, conflicts_with = "seats")]
         watch: bool,
         #[command(flatten)]
         from: From,
-        /// Save the game (seed and moves) to this file when it ends.
+        /// Save the game to this file when it ends. In a game with hidden
+        /// zones: what the one person playing saw and did (no seed, no
+        /// hidden cards); elsewhere the seed and the moves.
         #[arg(long, value_name = "FILE")]
         record: Option<String>,
-        /// How the engine plays: `greedy` takes a win at once and avoids
-        /// handing one over; `mc` plays the move whose random games it wins
-        /// most (`--playouts` of them); `random`. Games with hidden zones
-        /// always get `random`: looking ahead would peek at cards.
-        #[arg(long, default_value = "greedy", value_parser = ["greedy", "mc", "random"])]
+        /// Save the referee's record (the seed and every move and draw,
+        /// hidden ones included) to this file when the game ends.
+        #[arg(long, value_name = "FILE")]
+        record_referee: Option<String>,
+        /// Go on with a game saved by `save FILE`, `--record-referee` or
+        /// `--record` of a game without hidden zones (the game file must be
+        /// the one it was played with).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "after"])]
+        load: Option<String>,
+        /// The engine of the seats nobody else takes: random, greedy, mc:N,
+        /// mcts:N (playouts per move), mcts:Nms (milliseconds), mcts:NxT.
+        #[arg(long, default_value = "mcts:1000", value_name = "ENGINE")]
         engine: String,
         /// Random games per decision for `--engine mc`.
         #[arg(long, value_name = "N", default_value_t = 1000)]
         playouts: u32,
+        #[command(flatten)]
+        jobs: Jobs,
+    },
+    /// Let engines play each other and count the results.
+    ///
+    /// Entrants `--a`, `--b`, ... take the seats in order (the last one fills
+    /// any seats left); seats rotate from game to game. Engines: random,
+    /// greedy, mc:N, mcts:N (playouts per move), mcts:Nms (milliseconds),
+    /// mcts:NxT (T root-parallel trees).
+    #[command(name = "match")]
+    Match {
+        #[command(flatten)]
+        game: GameFile,
+        /// The first entrant's engine, e.g. `mcts:1000`.
+        #[arg(long = "a", value_name = "ENGINE")]
+        a: String,
+        /// The second entrant's engine, e.g. `random`.
+        #[arg(long = "b", value_name = "ENGINE")]
+        b: String,
+        /// A third entrant (games of three players or more).
+        #[arg(long = "c", value_name = "ENGINE")]
+        c: Option<String>,
+        /// A fourth entrant.
+        #[arg(long = "d", value_name = "ENGINE", requires = "c")]
+        d: Option<String>,
+        /// A fifth entrant.
+        #[arg(long = "e", value_name = "ENGINE", requires = "d")]
+        e: Option<String>,
+        /// A sixth entrant.
+        #[arg(long = "f", value_name = "ENGINE", requires = "e")]
+        f: Option<String>,
+        /// A seventh entrant.
+        #[arg(long = "g", value_name = "ENGINE", requires = "f")]
+        g: Option<String>,
+        /// An eighth entrant.
+        #[arg(long = "h", value_name = "ENGINE", requires = "g")]
+        h: Option<String>,
+        /// Number of games.
+        #[arg(short = 'n', value_name = "N", default_value_t = 100)]
+        n: u64,
+        /// Stop a game after this many turns (it counts as a draw, unfinished).
+        #[arg(long, value_name = "TURNS", default_value_t = 1000)]
+        max_plies: u32,
+        /// Save one game record per game into this folder (game-0001.json, ...).
+        #[arg(long, value_name = "DIR")]
+        record: Option<String>,
+        #[command(flatten)]
+        from: From,
+        #[command(flatten)]
+        jobs: Jobs,
+        #[command(flatten)]
+        json: Json,
     },
     /// Replay a saved game record (`play --record`) and show the final position.
     Replay {
@@ -299,6 +389,12 @@ enum Command {
         /// move, with SVG boards.
         #[arg(long, value_name = "FILE")]
         html: Option<String>,
+        /// Step through the game in the terminal (forward, back, to a step);
+        /// the default when stdin is a terminal.
+        #[arg(long)]
+        step: bool,
+        #[command(flatten)]
+        view: View,
     },
     /// Print a shell completion script, e.g. `tabula completions bash > ~/.local/share/bash-completion/completions/tabula`.
     Completions {
@@ -390,12 +486,20 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
             };
             show::show(ctx, &game.file, &from, viewer.as_deref(), reveal, out)
         }
-        Command::Moves { game, from, json } => show::moves(ctx, &game.file, &from, json.json),
-        Command::Explain { game, mv, from, json } => {
-            show::explain(ctx, &game.file, &mv, &from, json.json)
+        Command::Moves { game, from, view, json } => {
+            show::moves(ctx, &game.file, &from, &view, json.json)
         }
-        Command::Perft { game, depth, from, divide, jobs, json } => {
-            perft::perft(ctx, &game.file, depth, &from, divide, jobs.jobs as usize, json.json)
+        Command::Explain { game, mv, from, view, json } => {
+            show::explain(ctx, &game.file, &mv, &from, &view, json.json)
+        }
+        Command::Perft { game, depth, from, divide, sample_chance, view, jobs, json } => {
+            let opts = perft::Opts {
+                divide,
+                sample: sample_chance,
+                jobs: jobs.jobs as usize,
+                json: json.json,
+            };
+            perft::perft(ctx, &game.file, depth, &from, &view, opts)
         }
         Command::Playout { game, n, max_plies, from, jobs, json } => {
             playout::playout(ctx, &game.file, n, max_plies, &from, jobs.jobs as usize, json.json)
@@ -403,15 +507,55 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
         Command::Bench { file, n, depth, time, jobs, json } => {
             bench::bench(ctx, file.as_deref(), n, depth, time, jobs.jobs as usize, json.json)
         }
-        Command::Play { game, seats, watch, from, record, engine, playouts } => {
-            let engine = match engine.as_str() {
-                "random" => tabula::play::Engine::Random,
-                "mc" => tabula::play::Engine::MonteCarlo(playouts),
-                _ => tabula::play::Engine::Greedy,
+        Command::Play {
+            game,
+            seats,
+            seat,
+            watch,
+            from,
+            record,
+            record_referee,
+            load,
+            engine,
+            playouts,
+            jobs,
+        } => {
+            let engine = if engine == "mc" { format!("mc:{playouts}") } else { engine };
+            let engine = engine
+                .parse::<tabula::play::Spec>()
+                .map_err(|e| usage(miette::miette!("--engine: {e}")))?;
+            let o = play::Options {
+                file: &game.file,
+                people: &seats,
+                seats: &seat,
+                watch,
+                from: &from,
+                record: record.as_deref(),
+                referee: record_referee.as_deref(),
+                load: load.as_deref(),
+                engine,
+                jobs: jobs.jobs as usize,
             };
-            play::play(ctx, &game.file, &seats, watch, &from, record.as_deref(), engine)
+            play::play(ctx, &o)
         }
-        Command::Replay { record, html } => play::replay(ctx, &record, html.as_deref()),
+        Command::Match { game, a, b, c, d, e, f, g, h, n, max_plies, record, from, jobs, json } => {
+            let mut entrants = vec![a, b];
+            entrants.extend([c, d, e, f, g, h].into_iter().flatten());
+            let o = matches::Options {
+                file: &game.file,
+                entrants,
+                games: n,
+                max_plies,
+                jobs: jobs.jobs as usize,
+                record: record.as_deref(),
+                json: json.json,
+                from: &from,
+            };
+            matches::run(ctx, &o)
+        }
+        Command::Replay { record, html, step, view } => {
+            play::replay(ctx, &record, html.as_deref(), &view, step)
+        }
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tabula", &mut out);

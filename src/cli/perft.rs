@@ -1,8 +1,9 @@
 //! `tabula perft`: move paths of exactly DEPTH turns, split over the first
 //! moves (one progress step and, with `-j`, one thread task each).
 
-use super::common::{load, print_json, run_err, start, Ctx};
+use super::common::{load, print_json, run_err, start, viewer, Ctx};
 use super::{par, progress, From, Result};
+use miette::miette;
 use serde::Serialize;
 use std::time::Instant;
 use tabula::{Game, State};
@@ -27,19 +28,48 @@ struct Divided {
 }
 
 /// Runs `tabula perft`.
+/// How `perft` counts and prints.
+#[derive(Debug, Clone, Copy)]
+pub struct Opts {
+    /// The count below each first move too.
+    pub divide: bool,
+    /// One drawn outcome at each chance node.
+    pub sample: bool,
+    /// Threads.
+    pub jobs: usize,
+    /// JSON output.
+    pub json: bool,
+}
+
 pub fn perft(
     ctx: &Ctx,
     file: &str,
     depth: u32,
     from: &From,
-    divide: bool,
-    jobs: usize,
-    json: bool,
+    view: &super::View,
+    opts: Opts,
 ) -> Result<()> {
+    let Opts { divide, sample, jobs, json } = opts;
     let g = load(ctx, file)?;
     let s = start(ctx, &g, from)?;
+    // Counting past the mover's own moves walks through everybody's hands.
+    if g.has_hidden_information() && !view.reveal && (depth > 1 || s.pending().is_some()) {
+        return Err(miette!(
+            help = "`--reveal` counts with everything visible (the referee's count)",
+            "perft {depth} of this game looks at hidden pieces"
+        )
+        .into());
+    }
+    viewer(&g, &s, view, true)?;
     let t = Instant::now();
-    let (nodes, per_move) = count(ctx, &g, &s, depth, jobs, divide)?;
+    let (nodes, per_move) = if sample {
+        // A sample of the tree: one outcome at each chance node, drawn.
+        let mut rng = tabula::rng::Rng::new(ctx.seed());
+        let n = tabula::eval::perft_sampled(&g, &s, depth, &mut rng).map_err(|e| run_err(&g, e))?;
+        (n, Vec::new())
+    } else {
+        count(ctx, &g, &s, depth, jobs, divide)?
+    };
     let seconds = t.elapsed().as_secs_f64();
     let nodes_per_second = nodes as f64 / seconds.max(1e-9);
     if json {

@@ -1,6 +1,6 @@
 //! `tabula show`, `moves` and `explain`: one position, read-only.
 
-use super::common::{after, base, last_move, load, print_json, run_err, seat, start, Ctx};
+use super::common::{after, base, last_move, load, print_json, run_err, seat, start, viewer, Ctx};
 use super::{json, picture, reported, usage, From, Result};
 use miette::miette;
 use tabula::interp::Verdict;
@@ -71,9 +71,10 @@ pub fn show(
 }
 
 /// Runs `tabula moves`.
-pub fn moves(ctx: &Ctx, file: &str, from: &From, json: bool) -> Result<()> {
+pub fn moves(ctx: &Ctx, file: &str, from: &From, view: &super::View, json: bool) -> Result<()> {
     let g = load(ctx, file)?;
     let s = start(ctx, &g, from)?;
+    viewer(&g, &s, view, true)?;
     let moves = s.legal_moves(&g).map_err(|e| run_err(&g, e))?;
     if json {
         return print_json(&json::moves(&g, &s, &moves).map_err(|e| run_err(&g, e))?);
@@ -91,9 +92,17 @@ pub fn moves(ctx: &Ctx, file: &str, from: &From, json: bool) -> Result<()> {
 }
 
 /// Runs `tabula explain`; fails (exit status 1) unless the move is legal.
-pub fn explain(ctx: &Ctx, file: &str, mv: &str, from: &From, json: bool) -> Result<()> {
+pub fn explain(
+    ctx: &Ctx,
+    file: &str,
+    mv: &str,
+    from: &From,
+    view: &super::View,
+    json: bool,
+) -> Result<()> {
     let g = load(ctx, file)?;
     let s = start(ctx, &g, from)?;
+    viewer(&g, &s, view, true)?;
     let v = tabula::interp::explain(&g, &s, mv).map_err(|e| run_err(&g, e))?;
     if json {
         let repr = ExplanationRepr::new(&g, mv, &v, mover_view(&g, &s));

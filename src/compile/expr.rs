@@ -664,11 +664,16 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 with_opnd!(c, |cx, c| s(cx).contains(c as CellId))
             }
             Builtin::Touches => {
+                // Adjacency is symmetric: spread the smaller set.
                 let (a, b) = (self.set(&args[0]), self.set(&args[1]));
                 Box::new(move |cx| {
                     let a = a(cx);
                     let b = b(cx);
-                    around(cx.t, a).meets(b)
+                    if a.len() <= b.len() {
+                        around(cx.t, a).meets(b)
+                    } else {
+                        around(cx.t, b).meets(a)
+                    }
                 })
             }
             Builtin::Cond => {

@@ -511,6 +511,9 @@ pub struct Program<const W: usize> {
     pub score: Option<(u16, I<W>)>,
     /// Whether the rules have chance events.
     pub has_chance: bool,
+    /// Whether a turn may meet a chance event before its first decision
+    /// (then a position at the start of a turn may be a chance node).
+    pub chance_first: bool,
     /// Frame sizes: words, sets, collections.
     pub frame: (usize, usize, usize),
     /// Every decision point, by site id.
@@ -619,5 +622,18 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         turn.ops.len()
     ));
     let has_chance = g.has_chance();
-    Program { t, turn, setup, no_moves, at_end, score, has_chance, frame, sites, notes }
+    let chance_first = has_chance && stmt::chance_before_decision(&turn);
+    Program {
+        t,
+        turn,
+        setup,
+        no_moves,
+        at_end,
+        score,
+        has_chance,
+        chance_first,
+        frame,
+        sites,
+        notes,
+    }
 }

@@ -425,3 +425,31 @@ impl<const W: usize> Compiler<'_, W> {
         e.map(|e| self.bool_(e))
     }
 }
+
+/// Whether some path from the block's start reaches a chance event
+/// (`random`, a reveal) before any decision.
+pub fn chance_before_decision<const W: usize>(b: &super::Block<W>) -> bool {
+    let mut seen = vec![false; b.ops.len() + 1];
+    let mut todo = vec![0usize];
+    while let Some(pc) = todo.pop() {
+        if pc >= b.ops.len() || seen[pc] {
+            continue;
+        }
+        seen[pc] = true;
+        match &b.ops[pc] {
+            Op::Random(_) | Op::Reveal { .. } => return true,
+            Op::Choose(_) | Op::Either { .. } => {}
+            Op::Jump(to) => todo.push(*to as usize),
+            Op::JumpUnless(_, to) => {
+                todo.push(*to as usize);
+                todo.push(pc + 1);
+            }
+            Op::LoopNext { exit, .. } => {
+                todo.push(*exit as usize);
+                todo.push(pc + 1);
+            }
+            Op::Run(_) | Op::Tick(_) | Op::LoopStart { .. } => todo.push(pc + 1),
+        }
+    }
+    false
+}

@@ -200,14 +200,40 @@ pub fn settle(g: &Game, s: &mut State) -> Result<(), RunError> {
 /// Counts the move paths of exactly `depth` complete turns from `s`.
 /// A game that ends earlier contributes nothing.
 pub fn perft(g: &Game, s: &State, depth: u32) -> Result<u64, RunError> {
-    with_program!(g, p => perft_w(p, s, depth, &mut Vec::new(), 0))
+    with_program!(g, p => perft_w(p, s, depth, &mut PerftCx { stack: Vec::new(), sample: None }, 0))
+}
+
+/// Like [`perft`], but each chance node counts one outcome drawn with
+/// `rng` (with the outcomes' probabilities) instead of all of them: a
+/// sample of the move tree where chance is decided, as in a real game.
+pub fn perft_sampled(
+    g: &Game,
+    s: &State,
+    depth: u32,
+    rng: &mut crate::rng::Rng,
+) -> Result<u64, RunError> {
+    let seed = rng.next_u64();
+    with_program!(g, p => perft_w(
+        p,
+        s,
+        depth,
+        &mut PerftCx { stack: Vec::new(), sample: Some(crate::rng::Rng::new(seed)) },
+        0
+    ))
+}
+
+/// The working memory of perft: a searcher per depth, and the random
+/// source when chance nodes are sampled rather than expanded.
+struct PerftCx<const W: usize> {
+    stack: Vec<search::Searcher<W>>,
+    sample: Option<crate::rng::Rng>,
 }
 
 fn perft_w<const W: usize>(
     p: &Program<W>,
     s: &State,
     depth: u32,
-    stack: &mut Vec<search::Searcher<W>>,
+    cx: &mut PerftCx<W>,
     level: usize,
 ) -> Result<u64, RunError> {
     if depth == 0 {
@@ -217,23 +243,32 @@ fn perft_w<const W: usize>(
         return Ok(0);
     }
     if s.turn() == Turn::Chance {
-        // A chance node is not a move: every outcome counts, at the same depth.
+        // A chance node is not a move: every outcome counts, at the same
+        // depth (or one, drawn, when sampling).
+        let outcomes = search::chance_outcomes(p, s)?;
+        if let Some(rng) = &mut cx.sample {
+            let w: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
+            let Some(i) = crate::rng::pick_weighted(&w, w.len(), rng) else { return Ok(0) };
+            let mut t = s.clone();
+            search::resolve(p, &mut t, &outcomes[i].0)?;
+            return perft_w(p, &t, depth, cx, level);
+        }
         let mut n = 0;
-        for (c, _) in search::chance_outcomes(p, s)? {
+        for (c, _) in outcomes {
             let mut t = s.clone();
             search::resolve(p, &mut t, &c)?;
-            n += perft_w(p, &t, depth, stack, level)?;
+            n += perft_w(p, &t, depth, cx, level)?;
         }
         return Ok(n);
     }
-    while stack.len() <= level {
-        stack.push(search::Searcher::default());
+    while cx.stack.len() <= level {
+        cx.stack.push(search::Searcher::default());
     }
-    let mut searcher = std::mem::take(&mut stack[level]);
-    let mut sink = PerftSink { depth, stack, level, nodes: 0, leaves: 0, scratch: None };
+    let mut searcher = std::mem::take(&mut cx.stack[level]);
+    let mut sink = PerftSink { depth, cx, level, nodes: 0, leaves: 0, scratch: None };
     let r = searcher.search(p, s, &mut sink);
     let (nodes, leaves) = (sink.nodes, sink.leaves);
-    stack[level] = searcher;
+    cx.stack[level] = searcher;
     r?;
     if leaves > 0 {
         return Ok(nodes);
@@ -245,13 +280,13 @@ fn perft_w<const W: usize>(
     if depth == 1 {
         return Ok(1);
     }
-    perft_w(p, &st, depth - 1, stack, level + 1)
+    perft_w(p, &st, depth - 1, cx, level + 1)
 }
 
 /// Counts perft nodes below each finished turn of a search.
 struct PerftSink<'a, const W: usize> {
     depth: u32,
-    stack: &'a mut Vec<search::Searcher<W>>,
+    cx: &'a mut PerftCx<W>,
     level: usize,
     nodes: u64,
     leaves: u64,
@@ -271,7 +306,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         } else {
             search::advance(st, p.t.players);
             search::settle(p, st)?;
-            self.nodes += perft_w(p, st, self.depth - 1, self.stack, self.level + 1)?;
+            self.nodes += perft_w(p, st, self.depth - 1, self.cx, self.level + 1)?;
         }
         Ok(true)
     }
@@ -279,7 +314,8 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
     fn chance(
         &mut self,
         p: &Program<W>,
-        _: &mut State,
+        _: &search::Level<W>,
+        _: u32,
         path: &[(u16, machine::Pick<W>)],
         at: &search::ChanceAt<'_>,
     ) -> Result<bool, RunError> {
@@ -288,7 +324,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
             self.nodes += 1;
         } else {
             let t = at.state(p, path);
-            self.nodes += perft_w(p, &t, self.depth - 1, self.stack, self.level + 1)?;
+            self.nodes += perft_w(p, &t, self.depth - 1, self.cx, self.level + 1)?;
         }
         Ok(true)
     }
@@ -314,7 +350,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
             }
             search::advance(&mut scratch.st, p.t.players);
             search::settle(p, &mut scratch.st)?;
-            self.nodes += perft_w(p, &scratch.st, self.depth - 1, self.stack, self.level + 1)?;
+            self.nodes += perft_w(p, &scratch.st, self.depth - 1, self.cx, self.level + 1)?;
         }
         Ok(true)
     }

@@ -53,12 +53,14 @@ pub trait Sink<const W: usize> {
     ) -> Result<bool, RunError>;
 
     /// A run that stops at a chance event: a move, after which chance
-    /// decides. `at` builds its resulting position (`st` with the turn so
-    /// far). `false` stops the search.
+    /// decides. `stop` is the run at the stop (position, frame) and `pc`
+    /// the chance event; `at` builds the move's resulting position (the
+    /// turn's start with its events so far). `false` stops the search.
     fn chance(
         &mut self,
         p: &Program<W>,
-        st: &mut State,
+        stop: &Level<W>,
+        pc: u32,
         path: &[(u16, Pick<W>)],
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError>;
@@ -232,9 +234,9 @@ impl<const W: usize> Searcher<W> {
         let site = site_at(block, at);
         if p.sites.get(site as usize).is_some_and(|s| s.chance) {
             // The move ends here: chance decides what comes next.
-            let start = self.root.as_ref().unwrap_or(&self.levels[b].st).clone();
-            let at = ChanceAt { start: &start, prefix: &self.prefix };
-            return sink.chance(p, &mut self.levels[b].st, &self.path, &at);
+            let start = self.root.as_ref().unwrap_or(&self.levels[b].st);
+            let chance_at = ChanceAt { start, prefix: &self.prefix };
+            return sink.chance(p, &self.levels[b], at, &self.path, &chance_at);
         }
         if n as u32 > self.budget {
             return Err(RunError {
@@ -317,7 +319,8 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
     fn chance(
         &mut self,
         p: &Program<W>,
-        _: &mut State,
+        _: &Level<W>,
+        _: u32,
         path: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
@@ -360,7 +363,8 @@ impl<const W: usize> Sink<W> for CountSink {
     fn chance(
         &mut self,
         _: &Program<W>,
-        _: &mut State,
+        _: &Level<W>,
+        _: u32,
         _: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
@@ -398,7 +402,8 @@ impl<const W: usize> Sink<W> for AnySink {
     fn chance(
         &mut self,
         _: &Program<W>,
-        _: &mut State,
+        _: &Level<W>,
+        _: u32,
         _: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
@@ -436,14 +441,33 @@ impl<const W: usize> Sink<W> for AnySink {
 pub struct Successors<const W: usize> {
     states: Vec<State>,
     forks: Vec<(Level<W>, u32, Options<W>)>,
-    /// In search order: (lazy?, index into `states` or `forks`, number of moves).
-    segments: Vec<(bool, usize, usize)>,
+    /// Moves that stop at a chance event: the run at the stop (position,
+    /// frame, op) and the turn's events so far, to go on without a replay.
+    chances: Vec<(Level<W>, u32, Vec<Choice>)>,
+    /// The position where the turn began (for moves that stop at chance).
+    start: Option<State>,
+    /// In search order: (kind, index into `states`, `forks` or `chances`,
+    /// number of moves).
+    segments: Vec<(Seg, usize, usize)>,
     n_states: usize,
     n_forks: usize,
+    n_chances: usize,
     /// Number of moves.
     pub total: usize,
     players: usize,
     scratch: Option<Level<W>>,
+    opts: Options<W>,
+}
+
+/// What a run of moves in [`Successors`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seg {
+    /// Finished turns, kept as positions.
+    Done,
+    /// A lazy decision's options.
+    Lazy,
+    /// A move that stops at a chance event.
+    Chance,
 }
 
 impl<const W: usize> Successors<W> {
@@ -452,20 +476,104 @@ impl<const W: usize> Successors<W> {
         self.segments.clear();
         self.n_states = 0;
         self.n_forks = 0;
+        self.n_chances = 0;
         self.total = 0;
         self.players = players;
+    }
+
+    /// Whether move `i` stops at a chance event.
+    pub fn is_chance(&self, i: usize) -> bool {
+        let mut at = i;
+        for &(seg, _, n) in &self.segments {
+            if at < n {
+                return seg == Seg::Chance;
+            }
+            at -= n;
+        }
+        false
+    }
+
+    /// Plays move `i` and, when it stops at a chance event, lets chance
+    /// decide with `rng` (each outcome with its weight) and goes on from
+    /// the stop without replaying the turn, until the turn ends or the
+    /// mover decides again: the position afterwards goes into `out`.
+    pub fn play_out(
+        &mut self,
+        p: &Program<W>,
+        i: usize,
+        rng: &mut crate::rng::Rng,
+        out: &mut State,
+    ) -> Result<(), RunError> {
+        let mut at = i;
+        let mut found = None;
+        for &(seg, j, n) in &self.segments {
+            if at < n {
+                found = (seg == Seg::Chance).then_some(j);
+                break;
+            }
+            at -= n;
+        }
+        let Some(idx) = found else { return self.result(p, i, out) };
+        let (lv, pc, events) = &mut self.chances[idx];
+        let mut pc = *pc;
+        loop {
+            options(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts)?;
+            let site = site_at(&p.turn, pc);
+            let Some(k) = crate::rng::pick_weighted(&self.opts.weights, self.opts.len(), rng)
+            else {
+                return Err(RunError {
+                    message: "a chance event has no outcome".into(),
+                    span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+                });
+            };
+            let pick = self.opts.get(k);
+            events.push(super::machine::choice_of(p, site, pick));
+            let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
+            match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
+                Stop::Done => {
+                    out.copy_from(&lv.st);
+                    advance(out, self.players);
+                    return settle(p, out);
+                }
+                Stop::Fork(next) => {
+                    if p.sites.get(site_at(&p.turn, next) as usize).is_some_and(|s| s.chance) {
+                        pc = next;
+                        continue;
+                    }
+                    // The mover decides next: the turn under way, as a position.
+                    let mut s = self.start.clone().unwrap_or_else(|| out.clone());
+                    s.pending = Some(Box::new(Pending { events: events.clone(), chance: false }));
+                    *out = s;
+                    return Ok(());
+                }
+                Stop::Fail(span) => {
+                    return Err(RunError {
+                        message: "after this chance event the turn cannot go on: a rule fails"
+                            .into(),
+                        span,
+                    })
+                }
+            }
+        }
     }
 
     /// Move `i`'s resulting position (after the turn passes), written into `out`.
     pub fn result(&mut self, p: &Program<W>, i: usize, out: &mut State) -> Result<(), RunError> {
         let mut at = i;
-        for &(lazy, idx, n) in &self.segments {
+        for &(seg, idx, n) in &self.segments {
             if at >= n {
                 at -= n;
                 continue;
             }
-            if !lazy {
+            if seg == Seg::Done {
                 out.copy_from(&self.states[idx + at]);
+                return Ok(());
+            }
+            if seg == Seg::Chance {
+                let (_, _, events) = &self.chances[idx];
+                let mut s = self.start.clone().unwrap_or_else(|| out.clone());
+                s.pending = Some(Box::new(Pending { events: events.clone(), chance: true }));
+                *out = s;
                 return Ok(());
             }
             let (fork, pc, opts) = &self.forks[idx];
@@ -484,21 +592,33 @@ impl<const W: usize> Sink<W> for Successors<W> {
     fn chance(
         &mut self,
         p: &Program<W>,
-        _: &mut State,
+        stop: &Level<W>,
+        pc: u32,
         path: &[(u16, Pick<W>)],
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
-        let s = at.state(p, path);
-        if self.n_states < self.states.len() {
-            self.states[self.n_states].clone_from(&s);
-        } else {
-            self.states.push(s);
+        // Keep the run itself, to go on from the stop without a replay.
+        if self.n_chances == self.chances.len() {
+            self.chances.push((stop.clone(), pc, Vec::new()));
         }
-        match self.segments.last_mut() {
-            Some((false, _, n)) => *n += 1,
-            _ => self.segments.push((false, self.n_states, 1)),
+        let c = &mut self.chances[self.n_chances];
+        c.0.copy_from(stop);
+        c.1 = pc;
+        c.2.clear();
+        c.2.extend_from_slice(at.prefix);
+        c.2.extend(path.iter().map(|&(site, pick)| super::machine::choice_of(p, site, pick)));
+        if self.n_chances == 0 {
+            // The same start for every move of this search.
+            match &mut self.start {
+                Some(s) => s.copy_from(at.start),
+                None => self.start = Some(at.start.clone()),
+            }
+            if let Some(s) = &mut self.start {
+                s.pending = None;
+            }
         }
-        self.n_states += 1;
+        self.segments.push((Seg::Chance, self.n_chances, 1));
+        self.n_chances += 1;
         self.total += 1;
         Ok(true)
     }
@@ -517,8 +637,8 @@ impl<const W: usize> Sink<W> for Successors<W> {
             self.states.push(st.clone());
         }
         match self.segments.last_mut() {
-            Some((false, _, n)) => *n += 1,
-            _ => self.segments.push((false, self.n_states, 1)),
+            Some((Seg::Done, _, n)) => *n += 1,
+            _ => self.segments.push((Seg::Done, self.n_states, 1)),
         }
         self.n_states += 1;
         self.total += 1;
@@ -541,7 +661,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         } else {
             self.forks.push((fork.clone(), pc, opts.clone()));
         }
-        self.segments.push((true, self.n_forks, opts.len()));
+        self.segments.push((Seg::Lazy, self.n_forks, opts.len()));
         self.n_forks += 1;
         self.total += opts.len();
         Ok(true)
@@ -665,7 +785,7 @@ pub fn replay_events<const W: usize>(
 /// chance event (before any decision), the position becomes that chance
 /// node, with the turn's effects so far applied.
 pub fn settle<const W: usize>(p: &Program<W>, st: &mut State) -> Result<(), RunError> {
-    if !p.has_chance || st.outcome.is_some() || st.pending.is_some() {
+    if !p.chance_first || st.outcome.is_some() || st.pending.is_some() {
         return Ok(());
     }
     let mut t = st.clone();

@@ -105,7 +105,9 @@ fn playout_w<const W: usize>(
         }
         branching += n as u64;
         let i = rng.below(n);
-        succ.result(p, i, &mut s)?;
+        // A move that stops at a chance event: chance decides at once, and
+        // the turn goes on from where it stopped.
+        succ.play_out(p, i, rng, &mut s)?;
         plies += 1;
         moved = s.ply == turn_ply;
         turn_ply = s.ply;

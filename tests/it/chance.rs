@@ -57,6 +57,21 @@ fn perft_expands_chance_nodes() {
 }
 
 #[test]
+fn perft_can_sample_chance_nodes_instead() {
+    // One roll per chance node: each turn is then 2 choices, until a win
+    // (which needs two turns of the same player, so not before move 3).
+    let g = game_text(DUEL).unwrap();
+    let s = start(&g);
+    for (d, n) in [(1, 2), (2, 4), (3, 8)] {
+        let got = tabula::eval::perft_sampled(&g, &s, d, &mut Rng::new(d.into())).unwrap();
+        assert_eq!(got, n, "depth {d}");
+    }
+    // Without chance, sampling changes nothing.
+    let t = crate::game("tictactoe.game");
+    assert_eq!(tabula::eval::perft_sampled(&t, &start(&t), 3, &mut Rng::new(1)).unwrap(), 504);
+}
+
+#[test]
 fn perft_expands_the_draws_from_a_face_down_deck() {
     // Bug Off! for two, Ann to play: she holds ant and bee; the deck is an
     // ant and a bee-net face down, with a slug under them. After her play,

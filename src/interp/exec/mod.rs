@@ -366,10 +366,11 @@ impl<'g, 's> Exec<'g, 's> {
             }
             StmtKind::Require(c, message) => {
                 if !self.truth(c)? {
-                    return self.why(
+                    return self.why_said(
                         s.span,
                         |_| message.clone().unwrap_or_else(|| "this requirement is false".into()),
                         Some(c),
+                        message.is_some(),
                     );
                 }
             }

@@ -42,6 +42,10 @@ fn cases() -> Vec<(String, Game)> {
                 }";
     out.push(("dice".into(), crate::game_text(dice).expect("dice game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
+    out.push((
+        "roll again".into(),
+        crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
+    ));
     out
 }
 

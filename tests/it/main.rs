@@ -7,7 +7,7 @@
 mod boop;
 mod bug;
 mod bug_off;
-mod chance;
+pub mod chance;
 mod chess;
 mod classics;
 mod cli;

@@ -6,6 +6,7 @@
 //! from the top row (`a1` is the leftmost cell of the top row).
 
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// A cell index; [`NO_CELL`] means "off the board".
 pub type CellId = u16;
@@ -103,17 +104,39 @@ pub enum Shape {
         /// Rows.
         height: u32,
     },
+    /// `graph { ... }`: named points joined by links.
+    Graph(Box<GraphSpec>),
+}
+
+/// A graph board, its names resolved: points, links, lines, layout.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GraphSpec {
+    /// Point names, in declaration order (the cell ids).
+    pub names: Vec<String>,
+    /// Layout coordinates for drawing, where given.
+    pub at: Vec<Option<(i32, i32)>>,
+    /// Direction names, in order of first use.
+    pub dirs: Vec<String>,
+    /// Links `(a, b, forward, backward)`: from `a` in direction `forward`
+    /// is `b`, from `b` in direction `backward` is `a` (when named).
+    pub links: Vec<(CellId, CellId, Option<u8>, Option<u8>)>,
+    /// Declared lines, their points in order.
+    pub lines: Vec<Vec<CellId>>,
 }
 
 impl Shape {
     /// Whether the cells are hexagons.
     pub fn is_hex(&self) -> bool {
-        !matches!(self, Shape::Square { .. } | Shape::None)
+        matches!(self, Shape::HexHex { .. } | Shape::Rhombus { .. })
     }
 }
 
 /// Coordinates, names, direction names, direction vectors, line axes.
-type Geometry = (Vec<(i32, i32)>, Vec<String>, Vec<&'static str>, Vec<(i32, i32)>, Vec<usize>);
+type Geometry = (Vec<(i32, i32)>, Vec<String>, Vec<String>, Vec<(i32, i32)>, Vec<usize>);
+
+fn dir_list(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
 
 /// Cells `(column, row)` from 0, named column letter + row number from 1
 /// (`a1`, `b1`, ...): square boards and hex rhombi alike.
@@ -134,7 +157,7 @@ fn hex_geometry(coords: Vec<(i32, i32)>, names: Vec<String>) -> Geometry {
     (
         coords,
         names,
-        vec!["e", "ne", "nw", "w", "sw", "se"],
+        dir_list(&["e", "ne", "nw", "w", "sw", "se"]),
         vec![(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
         vec![0, 1, 5],
     )
@@ -147,6 +170,12 @@ pub struct Line {
     pub cells: Vec<CellId>,
     /// The same cells as a set.
     pub set: CellSet,
+    /// Its prefixes of 1 to `len - 1` cells, as lines (see
+    /// [`Board::prefix`]); empty until prefixes are made.
+    pub prefixes: Vec<u32>,
+    /// 1 when cell ids increase along the line, 2 when they decrease, 0
+    /// otherwise (its first cell in a set is then found by a bit scan).
+    pub order: u8,
 }
 
 /// Precomputed geometry of one board.
@@ -159,8 +188,7 @@ pub struct Board {
     /// Cell coordinates: `(file, rank)` from 0 on square boards, axial `(q, r)` on hex boards.
     pub coords: Vec<(i32, i32)>,
     /// Direction names, indexed by direction id.
-    pub dir_names: Vec<&'static str>,
-    dir_vecs: Vec<(i32, i32)>,
+    pub dir_names: Vec<String>,
     /// Directions whose lines are counted (one of each opposite pair).
     axes: Vec<usize>,
     step: Vec<CellId>,
@@ -172,6 +200,17 @@ pub struct Board {
     all: CellSet,
     by_file_rank: BTreeMap<(i64, i64), CellId>,
     by_coord: BTreeMap<(i32, i32), CellId>,
+    /// The cells linked to each cell (graph boards: links without a
+    /// direction name too).
+    adj: Vec<CellSet>,
+    /// Every line's cells, to find a line that exists already.
+    seen: HashMap<Vec<CellId>, u32>,
+    /// `rays[c * dirs + d]`: the ray from `c` in direction `d` (once made).
+    pub rays: Vec<u32>,
+    /// The line of no cells (once made).
+    pub empty_line: Option<u32>,
+    /// Lines up to this id have their prefixes made.
+    prefixed: u32,
 }
 
 impl Board {
@@ -188,6 +227,7 @@ impl Board {
                 n.checked_mul(n.saturating_sub(1))?.checked_mul(3)?.checked_add(1)
             }
             Shape::None => Some(0),
+            Shape::Graph(ref g) => Some(g.names.len() as u64),
         }
     }
 
@@ -207,12 +247,12 @@ impl Board {
                 let (coords, names) = letter_grid(width, height);
                 let (dn, dv, axes) = match neighbours {
                     4 => (
-                        vec!["n", "e", "s", "w"],
+                        dir_list(&["n", "e", "s", "w"]),
                         vec![(0, 1), (1, 0), (0, -1), (-1, 0)],
                         vec![1, 0],
                     ),
                     8 => (
-                        vec!["n", "ne", "e", "se", "s", "sw", "w", "nw"],
+                        dir_list(&["n", "ne", "e", "se", "s", "sw", "w", "nw"]),
                         vec![(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)],
                         vec![2, 0, 1, 3],
                     ),
@@ -221,6 +261,14 @@ impl Board {
                 (coords, names, dn, dv, axes)
             }
             Shape::None => (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+            Shape::Graph(ref g) => {
+                if g.names.is_empty() {
+                    return Err("a graph board needs at least one point".into());
+                }
+                let coords: Vec<(i32, i32)> =
+                    g.at.iter().enumerate().map(|(i, p)| p.unwrap_or((i as i32, 0))).collect();
+                (coords, g.names.clone(), g.dirs.clone(), Vec::new(), Vec::new())
+            }
             Shape::Rhombus { width, height } => {
                 if width == 0 || height == 0 || width > 26 {
                     return Err("a hex board has 1 to 26 columns and at least 1 row".into());
@@ -252,10 +300,30 @@ impl Board {
         }
         let index: BTreeMap<(i32, i32), CellId> =
             coords.iter().enumerate().map(|(i, &c)| (c, i as CellId)).collect();
-        let mut step = Vec::with_capacity(coords.len() * dir_vecs.len());
-        for &(x, y) in &coords {
-            for &(dx, dy) in &dir_vecs {
-                step.push(index.get(&(x + dx, y + dy)).copied().unwrap_or(NO_CELL));
+        let ndirs = dir_names.len();
+        let mut step = Vec::with_capacity(coords.len() * ndirs);
+        let mut adj = vec![CellSet::EMPTY; coords.len()];
+        if let Shape::Graph(g) = &shape {
+            step.resize(coords.len() * ndirs, NO_CELL);
+            for &(a, b, fwd, back) in &g.links {
+                adj[a as usize].insert(b);
+                adj[b as usize].insert(a);
+                if let Some(d) = fwd {
+                    step[a as usize * ndirs + d as usize] = b;
+                }
+                if let Some(d) = back {
+                    step[b as usize * ndirs + d as usize] = a;
+                }
+            }
+        } else {
+            for (i, &(x, y)) in coords.iter().enumerate() {
+                for &(dx, dy) in &dir_vecs {
+                    let n = index.get(&(x + dx, y + dy)).copied().unwrap_or(NO_CELL);
+                    step.push(n);
+                    if n != NO_CELL {
+                        adj[i].insert(n);
+                    }
+                }
             }
         }
         let mut all = CellSet::EMPTY;
@@ -267,7 +335,6 @@ impl Board {
             names,
             coords,
             dir_names,
-            dir_vecs,
             axes,
             step,
             lines: Vec::new(),
@@ -276,6 +343,11 @@ impl Board {
             all,
             by_file_rank: BTreeMap::new(),
             by_coord: index,
+            adj,
+            seen: HashMap::new(),
+            rays: Vec::new(),
+            empty_line: None,
+            prefixed: 0,
         };
         board.by_file_rank = (0..board.len() as CellId).map(|c| (board.file_rank(c), c)).collect();
         Ok(board)
@@ -312,9 +384,9 @@ impl Board {
         self.line_ranges.iter().map(|(k, r)| (*k, *r))
     }
 
-    /// Number of directions (4, 6 or 8).
+    /// Number of directions (4, 6 or 8; any number on a graph board).
     pub fn dirs(&self) -> usize {
-        self.dir_vecs.len()
+        self.dir_names.len()
     }
 
     /// All cells.
@@ -328,19 +400,12 @@ impl Board {
         if c == NO_CELL {
             return NO_CELL;
         }
-        self.step[c as usize * self.dir_vecs.len() + d]
+        self.step.get(c as usize * self.dirs() + d).copied().unwrap_or(NO_CELL)
     }
 
-    /// The neighbours of `c`.
+    /// The neighbours of `c` (the cells linked to it on a graph board).
     pub fn neighbours(&self, c: CellId) -> CellSet {
-        let mut s = CellSet::EMPTY;
-        for d in 0..self.dirs() {
-            let n = self.step(c, d);
-            if n != NO_CELL {
-                s.insert(n);
-            }
-        }
-        s
+        self.adj.get(c as usize).copied().unwrap_or(CellSet::EMPTY)
     }
 
     /// The cell with this name (case-insensitive).
@@ -354,8 +419,18 @@ impl Board {
             return;
         }
         let start = self.lines.len() as u32;
+        if let Shape::Graph(g) = &self.shape {
+            let declared = g.lines.clone();
+            for l in declared {
+                for w in l.windows(len as usize) {
+                    self.push_line(w.to_vec());
+                }
+            }
+            self.line_ranges.insert(len, (start, self.lines.len() as u32));
+            return;
+        }
         for c in 0..self.len() as CellId {
-            for &a in &self.axes {
+            for a in self.axes.clone() {
                 let mut cells = vec![c];
                 let mut cur = c;
                 while cells.len() < len as usize {
@@ -366,18 +441,109 @@ impl Board {
                     cells.push(cur);
                 }
                 if cells.len() == len as usize {
-                    let mut set = CellSet::EMPTY;
-                    for &x in &cells {
-                        set.insert(x);
-                    }
-                    if self.len() <= 64 {
-                        self.line_masks.push(set.0[0]);
-                    }
-                    self.lines.push(Line { cells, set });
+                    self.push_line(cells);
                 }
             }
         }
         self.line_ranges.insert(len, (start, self.lines.len() as u32));
+    }
+
+    /// Adds a line (always a new id); returns it.
+    fn push_line(&mut self, cells: Vec<CellId>) -> u32 {
+        let mut set = CellSet::EMPTY;
+        for &x in &cells {
+            set.insert(x);
+        }
+        if self.len() <= 64 {
+            self.line_masks.push(set.0[0]);
+        }
+        let order = if cells.windows(2).all(|w| w[0] < w[1]) {
+            1
+        } else if cells.windows(2).all(|w| w[0] > w[1]) {
+            2
+        } else {
+            0
+        };
+        let id = self.lines.len() as u32;
+        self.seen.entry(cells.clone()).or_insert(id);
+        self.lines.push(Line { cells, set, prefixes: Vec::new(), order });
+        id
+    }
+
+    /// The line with exactly these cells in this order: an existing one, or
+    /// a new one.
+    pub fn line_of(&mut self, cells: Vec<CellId>) -> u32 {
+        match self.seen.get(&cells) {
+            Some(&id) => id,
+            None => self.push_line(cells),
+        }
+    }
+
+    /// Makes the rays (idempotent): from every cell in every direction, the
+    /// cells stepped to one after another up to the edge (on a graph board,
+    /// until a point comes round again).
+    pub fn add_rays(&mut self) {
+        if !self.rays.is_empty() || self.is_empty() {
+            return;
+        }
+        let (n, dirs) = (self.len(), self.dirs());
+        let mut rays = Vec::with_capacity(n * dirs);
+        for c in 0..n as CellId {
+            for d in 0..dirs {
+                let mut cells = Vec::new();
+                let mut seen = CellSet::EMPTY;
+                seen.insert(c);
+                let mut x = self.step(c, d);
+                while x != NO_CELL && !seen.contains(x) {
+                    seen.insert(x);
+                    cells.push(x);
+                    x = self.step(x, d);
+                }
+                rays.push(self.line_of(cells));
+            }
+        }
+        self.rays = rays;
+        self.empty_line = Some(self.line_of(Vec::new()));
+    }
+
+    /// The ray from `c` in direction `d` (see [`Board::add_rays`]).
+    pub fn ray(&self, c: CellId, d: usize) -> u32 {
+        if c == NO_CELL {
+            return self.empty_line.unwrap_or(0);
+        }
+        self.rays.get(c as usize * self.dirs() + d).copied().unwrap_or(0)
+    }
+
+    /// Makes the prefixes of every line so far (idempotent): each line's
+    /// first `k` cells are a line too, for `upto` and `before`.
+    pub fn add_prefixes(&mut self) {
+        if self.empty_line.is_none() {
+            self.empty_line = Some(self.line_of(Vec::new()));
+        }
+        let mut l = self.prefixed as usize;
+        // A prefix is found among the lines (or added, then prefixed in turn:
+        // its own prefixes exist by then), so each distinct run is one line.
+        while l < self.lines.len() {
+            let cells = self.lines[l].cells.clone();
+            let pre: Vec<u32> =
+                (1..cells.len()).map(|k| self.line_of(cells[..k].to_vec())).collect();
+            self.lines[l].prefixes = pre;
+            l += 1;
+        }
+        self.prefixed = self.lines.len() as u32;
+    }
+
+    /// The first `k` cells of line `l` as a line (`l` itself when `k` is
+    /// its length or more, the empty line when `k` is 0).
+    pub fn prefix(&self, l: u32, k: usize) -> u32 {
+        let Some(line) = self.lines.get(l as usize) else { return l };
+        if k >= line.cells.len() {
+            l
+        } else if k == 0 {
+            self.empty_line.unwrap_or(l)
+        } else {
+            line.prefixes.get(k - 1).copied().unwrap_or(l)
+        }
     }
 
     /// The range of line ids of length `len` (empty if never requested).
@@ -391,7 +557,7 @@ impl Board {
     pub fn file_rank(&self, c: CellId) -> (i64, i64) {
         let (x, y) = self.coords[c as usize];
         match self.shape {
-            Shape::Square { .. } | Shape::Rhombus { .. } | Shape::None => {
+            Shape::Square { .. } | Shape::Rhombus { .. } | Shape::None | Shape::Graph(_) => {
                 (i64::from(x) + 1, i64::from(y) + 1)
             }
             Shape::HexHex { side } => {

@@ -209,6 +209,14 @@ pub enum Value {
     Placements(u16),
     /// The numbers `a..=b`.
     Range(i64, i64),
+    /// A literal list of kinds (`Game::lists`).
+    KindList(u32),
+    /// A literal list of players.
+    PlayerList(u32),
+    /// A literal list of directions.
+    DirList(u32),
+    /// A literal list of numbers.
+    IntList(u32),
 }
 
 /// Built-in functions.
@@ -284,6 +292,32 @@ pub enum Builtin {
     Range,
     /// `ply`: the number of turns played so far.
     Ply,
+    /// `ray(c, d)`: the cells from `c`'s neighbour in direction `d` on.
+    Ray,
+    /// `upto(l)`: `l` up to and including its first occupied cell.
+    UpTo,
+    /// `before(l)`: `l` up to its first occupied cell (not included).
+    Before,
+    /// `first(l)` of a line: its first cell, or `none`.
+    LineFirst,
+    /// `last(l)` of a line: its last cell, or `none`.
+    LineLast,
+    /// `l[i]`: the `i`-th cell of a line (from 1), or `none`.
+    LineAt,
+    /// `first(s)` of a set: its first cell in cell order, or `none`.
+    SetFirst,
+    /// `last(s)` of a set: its last cell in cell order, or `none`.
+    SetLast,
+    /// `[a, b, ...]` of cells, lines and sets: their cells (none left out).
+    SetOf,
+    /// `x in D` for a collection of words (kinds, players, ...).
+    In,
+    /// `repetitions`: how often the position as it stands (the turn
+    /// passed on) has begun a turn, counting this time.
+    Repetitions,
+    /// `if C then A else B`: only the branch taken is evaluated; its type
+    /// is the branches' type.
+    Cond,
 }
 
 /// A checked expression.
@@ -318,6 +352,9 @@ pub enum Expr {
         body: Option<Box<Expr>>,
         span: Span,
     },
+    /// A variable kept in the position (`Game::vars`), of a player when
+    /// it is per player.
+    Var(u16, Ty, Option<Box<Expr>>),
 }
 
 impl Builtin {
@@ -329,7 +366,19 @@ impl Builtin {
             B::Empty | B::Occupied | B::Off | B::Contains | B::Touches | B::SameShape => Ty::Bool,
             B::Owner | B::Next => Ty::Player,
             B::KindOf | B::First | B::Last => Ty::Kind,
-            B::Step | B::CellAt => Ty::Cell,
+            B::Step
+            | B::CellAt
+            | B::LineFirst
+            | B::LineLast
+            | B::LineAt
+            | B::SetFirst
+            | B::SetLast => Ty::Cell,
+            B::Ray | B::UpTo | B::Before => Ty::Line,
+            // The branches' type: see `Expr::ty`.
+            B::Cond => Ty::Error,
+            B::In => Ty::Bool,
+            B::Repetitions => Ty::Int,
+            B::SetOf => Ty::Cells,
             B::Neighbours
             | B::Pieces
             | B::AllCells
@@ -375,7 +424,10 @@ impl Value {
             Value::Lines(..) => Ty::Lines,
             Value::Groups(_) => Ty::Groups,
             Value::Placements(_) => Ty::Placements,
-            Value::Range(..) => Ty::Ints,
+            Value::Range(..) | Value::IntList(_) => Ty::Ints,
+            Value::KindList(_) => Ty::Kinds,
+            Value::PlayerList(_) => Ty::Players,
+            Value::DirList(_) => Ty::Dirs,
         }
     }
 }
@@ -395,10 +447,12 @@ impl Expr {
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
                 _ => Ty::Bool,
             },
+            Expr::Builtin(Builtin::Cond, args, _) => args[1].ty(slot_tys),
             Expr::Builtin(f, ..) => f.ty(),
             Expr::Prop(..) => Ty::Int,
             Expr::Zone(..) => Ty::Zone,
             Expr::Lines(..) => Ty::Lines,
+            Expr::Var(_, ty, _) => *ty,
             Expr::Inline(_, body, _) => body.ty(slot_tys),
             Expr::Quant { quant, .. } => match quant {
                 Quant::Any | Quant::All | Quant::None => Ty::Bool,
@@ -412,6 +466,11 @@ impl Expr {
         match self {
             Expr::Const(_) | Expr::Me | Expr::Lines(..) | Expr::Local(..) => {}
             Expr::Unary(_, a) | Expr::Prop(_, a, _) => f(a),
+            Expr::Var(_, _, p) => {
+                if let Some(p) = p {
+                    f(p);
+                }
+            }
             Expr::Binary(_, a, b, _) => {
                 f(a);
                 f(b);
@@ -459,7 +518,7 @@ impl Expr {
                 Expr::Unary(_, a) | Expr::Prop(_, a, _) => go(a, bound),
                 Expr::Binary(_, a, b, _) => go(a, bound) && go(b, bound),
                 Expr::Builtin(_, args, _) => args.iter().all(|a| go(a, bound)),
-                Expr::Zone(_, p) => p.as_deref().is_none_or(|p| go(p, bound)),
+                Expr::Zone(_, p) | Expr::Var(_, _, p) => p.as_deref().is_none_or(|p| go(p, bound)),
                 Expr::Inline(binds, body, _) => {
                     let n = bound.len();
                     let ok = binds.iter().all(|(s, e)| {
@@ -545,8 +604,8 @@ pub enum StmtKind {
     While { pre: Vec<Stmt>, cond: Expr, body: Vec<Stmt> },
     /// `if C { ... } else { ... }`
     If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
-    /// `require C`
-    Require(Expr),
+    /// `require C [else "message"]`
+    Require(Expr, Option<String>),
     /// `win P`
     Win(Expr),
     /// `lose P`
@@ -573,6 +632,44 @@ pub enum StmtKind {
     Take { count: Option<Expr>, kind: Expr, zone: Expr },
     /// An inlined action: bind the arguments, then run the body.
     Block(Vec<(Slot, Expr)>, Vec<Stmt>),
+    /// `x = e`: a `let` local or a variable kept in the position gets a
+    /// new value (`+=` and `-=` are written out as `x = x + e`).
+    Assign(Target, Expr),
+    /// `change C to K of P`: the piece on `C` becomes kind `K` and/or
+    /// belongs to `P`, where it stands.
+    Change { at: Expr, kind: Option<Expr>, owner: Option<Expr> },
+    /// `next turn P` (and `again`, which is `next turn me`): `P` moves
+    /// after this turn.
+    NextTurn(Expr),
+}
+
+/// What an assignment writes.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A `let` local.
+    Local(Slot),
+    /// A variable of the position (`Game::vars`), of a player when per player.
+    Var(u16, Option<Expr>),
+}
+
+/// A variable kept in the position: `var` or `clock`.
+#[derive(Debug, Clone)]
+pub struct VarDecl {
+    /// Its name.
+    pub name: String,
+    /// One per player.
+    pub per_player: bool,
+    /// Its type (a word type: number, condition, cell, player, kind, direction).
+    pub ty: Ty,
+    /// Its value at the start, as a word.
+    pub init: i64,
+    /// A `clock`: not part of the position when positions are compared
+    /// for repetitions.
+    pub clock: bool,
+    /// Its first slot in the state's `vars` (or `clocks` for a clock).
+    pub base: usize,
+    /// The hidden variable of turn phases: its value names a phase.
+    pub phase: bool,
 }
 
 /// A checked ranking key of `compare`.
@@ -679,6 +776,15 @@ pub struct Game {
     pub slots: usize,
     /// The type of every local slot (each slot is bound once, to one type).
     pub slot_tys: Vec<Ty>,
+    /// Variables kept in the position, in declaration order (the phase
+    /// variable last, when the turn has phases).
+    pub vars: Vec<VarDecl>,
+    /// Literal lists of kinds, players, directions and numbers, as words.
+    pub lists: Vec<Vec<i64>>,
+    /// The names of the turn's phases (empty without phases).
+    pub phases: Vec<String>,
+    /// Whether the rules ask for `repetitions`: positions keep their history.
+    pub history: bool,
 }
 
 impl Game {
@@ -708,5 +814,19 @@ impl Game {
     /// Number of counters a state holds.
     pub fn counters(&self) -> usize {
         self.zones.len() * self.players.len() * self.kinds.len()
+    }
+
+    /// Words of (non-clock) variables and of clocks a state holds.
+    pub fn var_words(&self) -> (usize, usize) {
+        let mut n = (0, 0);
+        for v in &self.vars {
+            let k = if v.per_player { self.players.len() } else { 1 };
+            if v.clock {
+                n.1 += k;
+            } else {
+                n.0 += k;
+            }
+        }
+        n
     }
 }

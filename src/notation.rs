@@ -99,6 +99,57 @@ pub fn value_text(g: &crate::ir::Game, v: Value) -> String {
         Value::Groups(p) => format!("groups({})", g.players[p as usize]),
         Value::Placements(k) => format!("placements({})", g.kinds[k as usize].symbol),
         Value::Range(a, b) => format!("{a}..{b}"),
+        Value::KindList(l) | Value::PlayerList(l) | Value::DirList(l) | Value::IntList(l) => {
+            let ty = v.ty().elem().unwrap_or(crate::ir::Ty::Int);
+            let items: Vec<String> = g
+                .lists
+                .get(l as usize)
+                .map(|ws| {
+                    ws.iter()
+                        .map(|&w| value_text(g, crate::compile::expr::word_value(ty, w)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!("[{}]", items.join(", "))
+        }
+    }
+}
+
+/// A variable's value (word `w` of variable `v`) as text: a number, a
+/// condition, a name (kinds by name), `none`, or the phase's name.
+pub fn var_text(g: &crate::ir::Game, v: u16, w: i64) -> String {
+    let Some(d) = g.vars.get(v as usize) else { return w.to_string() };
+    if d.phase {
+        return g.phases.get(w as usize).cloned().unwrap_or_else(|| w.to_string());
+    }
+    match crate::compile::expr::word_value(d.ty, w) {
+        Value::Kind(k) if k != NONE16 => g.kinds[k as usize].name.clone(),
+        other => value_text(g, other),
+    }
+}
+
+/// Reads a variable's value written by [`var_text`].
+pub fn var_parse(g: &crate::ir::Game, v: u16, text: &str) -> Option<i64> {
+    let d = g.vars.get(v as usize)?;
+    if d.phase {
+        return g.phases.iter().position(|p| p == text).map(|i| i as i64);
+    }
+    let none = crate::compile::expr::none_word(d.ty);
+    match d.ty {
+        crate::ir::Ty::Int => text.parse().ok(),
+        crate::ir::Ty::Bool => match text {
+            "true" => Some(1),
+            "false" => Some(0),
+            _ => None,
+        },
+        _ if text == "none" => Some(none),
+        crate::ir::Ty::Cell => g.board.cell(text).map(i64::from),
+        crate::ir::Ty::Player => g.players.iter().position(|p| p == text).map(|i| i as i64),
+        crate::ir::Ty::Kind => {
+            g.kinds.iter().position(|k| k.name == text || k.symbol == text).map(|i| i as i64)
+        }
+        crate::ir::Ty::Dir => g.board.dir_names.iter().position(|d| d == text).map(|i| i as i64),
+        _ => None,
     }
 }
 

@@ -86,6 +86,20 @@ pub fn render_for(g: &Game, s: &State, viewer: Viewer) -> String {
             }
         }
         Shape::None => {}
+        Shape::Graph(ref spec) => {
+            let text = |c: u16| match s.piece(g, c) {
+                Some(_) => cell(c),
+                None => g.board.names[c as usize].clone(),
+            };
+            let w = width.max(g.board.names.iter().map(String::len).max().unwrap_or(1));
+            if spec.at.iter().any(Option::is_some) {
+                graph_picture(&mut out, g, spec, w, &text);
+            } else {
+                let all: Vec<String> = (0..g.board.len() as u16).map(text).collect();
+                out.push_str(&all.join(" "));
+                end_line(&mut out);
+            }
+        }
         Shape::HexHex { side } => {
             // Hexhex cell names are not obvious: empty cells show theirs.
             let w = width.max(g.board.names.iter().map(String::len).max().unwrap_or(2));
@@ -139,11 +153,92 @@ pub fn render_for(g: &Game, s: &State, viewer: Viewer) -> String {
         };
         out.push_str(&format!("{owner}{}: {items}\n", zv.zone));
     }
+    for (i, v) in g.vars.iter().enumerate() {
+        let text = |p: u8| crate::notation::var_text(g, i as u16, s.var(g, i as u16, p));
+        let value = if v.per_player {
+            let each: Vec<String> = (0..g.players.len() as u8)
+                .map(|p| format!("{} {}", g.players[p as usize], text(p)))
+                .collect();
+            each.join(", ")
+        } else {
+            text(0)
+        };
+        out.push_str(&format!("{}: {value}\n", v.name));
+    }
     match s.ended() {
         Some(o) => out.push_str(&format!("game over: {}\n", o.describe(g))),
         None => out.push_str(&format!("to move: {}\n", g.players[s.current() as usize])),
     }
     out
+}
+
+/// A graph board drawn at its layout: points at their places, links
+/// along a row as `-`, along a column as `|` (other links are not drawn).
+fn graph_picture(
+    out: &mut String,
+    g: &Game,
+    spec: &crate::board::GraphSpec,
+    w: usize,
+    text: &dyn Fn(u16) -> String,
+) {
+    for row in graph_grid(g, spec, w, text).0 {
+        out.push_str(&row.into_iter().collect::<String>());
+        end_line(out);
+    }
+}
+
+/// The picture of [`graph_picture`] as rows of characters, and where each
+/// point's text begins (row, column): a terminal view paints over them.
+pub fn graph_grid(
+    g: &Game,
+    spec: &crate::board::GraphSpec,
+    w: usize,
+    text: &dyn Fn(u16) -> String,
+) -> (Vec<Vec<char>>, Vec<(usize, usize)>) {
+    let at: Vec<(i32, i32)> = g.board.coords.clone();
+    let (x0, x1) =
+        (at.iter().map(|p| p.0).min().unwrap_or(0), at.iter().map(|p| p.0).max().unwrap_or(0));
+    let (y0, y1) =
+        (at.iter().map(|p| p.1).min().unwrap_or(0), at.iter().map(|p| p.1).max().unwrap_or(0));
+    let colw = w + 2;
+    let cols = (x1 - x0) as usize * colw + w;
+    let rows = (y1 - y0) as usize * 2 + 1;
+    let mut grid = vec![vec![' '; cols]; rows];
+    let place = |p: (i32, i32)| ((y1 - p.1) as usize * 2, (p.0 - x0) as usize * colw);
+    for &(a, b, _, _) in &spec.links {
+        let (pa, pb) = (at[a as usize], at[b as usize]);
+        let ((ra, ca), (rb, cb)) = (place(pa), place(pb));
+        if ra == rb {
+            let (l, r) = (ca.min(cb), ca.max(cb));
+            for cell in grid[ra].iter_mut().take(r).skip(l + 1) {
+                *cell = '-';
+            }
+        } else if ca == cb {
+            let (t, btm) = (ra.min(rb), ra.max(rb));
+            for row in grid.iter_mut().take(btm).skip(t + 1) {
+                row[ca] = '|';
+            }
+        }
+    }
+    let mut starts = Vec::with_capacity(g.board.len());
+    for c in 0..g.board.len() as u16 {
+        let (r, col) = place(at[c as usize]);
+        starts.push((r, col));
+        let t: Vec<char> = text(c).chars().collect();
+        for j in 0..w {
+            if let Some(x) = grid[r].get_mut(col + j) {
+                *x = t.get(j).copied().unwrap_or(if j == 0 { ' ' } else { '-' });
+            }
+        }
+        // Short text: the rest of the point's width joins the link to its right.
+        for j in t.len()..w {
+            let right = grid[r].get(col + w).copied() == Some('-');
+            if let Some(x) = grid[r].get_mut(col + j) {
+                *x = if right { '-' } else { ' ' };
+            }
+        }
+    }
+    (grid, starts)
 }
 
 fn end_line(out: &mut String) {

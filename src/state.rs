@@ -4,8 +4,9 @@
 
 use crate::board::NO_CELL;
 use crate::diag::Problem;
-use crate::ir::{Game, Value};
+use crate::ir::{Game, Value, NONE8};
 use crate::source::Span;
+use std::sync::Arc;
 
 /// Most nodes of one turn's choice tree that move generation explores.
 pub const NODE_LIMIT: u32 = 2_000_000;
@@ -109,6 +110,109 @@ pub struct State {
     pub(crate) outcome: Option<Outcome>,
     /// Which `compare` key decided the outcome (0 = the first).
     pub(crate) decided_by: Option<u8>,
+    /// Variables kept in the position (`var`), as words.
+    pub(crate) vars: Box<[i64]>,
+    /// Clocks (`clock`): variables that do not make positions differ for
+    /// repetitions.
+    pub(crate) clocks: Box<[i64]>,
+    /// Who moves after this turn, when a rule said (`again`, `next turn
+    /// P`); [`NONE8`] otherwise. Always [`NONE8`] between turns.
+    pub(crate) next: u8,
+    /// For games that count repetitions: the keys of the positions that
+    /// began a turn, this one last.
+    pub(crate) history: History,
+}
+
+/// The positions a game went through, as keys (see [`State::key`]): a
+/// shared list, so copying a position does not copy its past.
+#[derive(Debug, Clone, Default)]
+pub struct History(Option<Arc<Past>>);
+
+/// One position of a history and the ones before it.
+#[derive(Debug)]
+pub struct Past {
+    key: u64,
+    len: u32,
+    prev: Option<Arc<Past>>,
+}
+
+impl Drop for Past {
+    // A long history is unlinked one by one, not by recursion.
+    fn drop(&mut self) {
+        let mut p = self.prev.take();
+        while let Some(a) = p {
+            match Arc::try_unwrap(a) {
+                Ok(mut h) => p = h.prev.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+impl History {
+    /// The keys, latest first.
+    pub fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut p = self.0.as_deref();
+        std::iter::from_fn(move || {
+            let h = p?;
+            p = h.prev.as_deref();
+            Some(h.key)
+        })
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |h| h.len as usize)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// Whether both are the very same list (a cheap test before copying).
+    pub fn same(&self, o: &History) -> bool {
+        match (&self.0, &o.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    /// Adds a position's key.
+    pub fn push(&mut self, key: u64) {
+        let len = self.len() as u32 + 1;
+        self.0 = Some(Arc::new(Past { key, len, prev: self.0.take() }));
+    }
+
+    /// A history from keys, oldest first.
+    pub fn from_keys(keys: &[u64]) -> History {
+        let mut h = History::default();
+        for &k in keys {
+            h.push(k);
+        }
+        h
+    }
+}
+
+impl PartialEq for History {
+    fn eq(&self, o: &History) -> bool {
+        match (&self.0, &o.0) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => true,
+            _ => self.len() == o.len() && self.keys().eq(o.keys()),
+        }
+    }
+}
+
+impl Eq for History {}
+
+impl std::hash::Hash for History {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.len().hash(h);
+        if let Some(k) = self.keys().next() {
+            k.hash(h);
+        }
+    }
 }
 
 /// Whose turn it is.
@@ -333,6 +437,108 @@ impl State {
             ply: 0,
             outcome: None,
             decided_by: None,
+            vars: Vec::new().into_boxed_slice(),
+            clocks: Vec::new().into_boxed_slice(),
+            next: NONE8,
+            history: History::default(),
+        }
+        .with_vars(g)
+    }
+
+    /// Sets every variable to its starting value.
+    fn with_vars(mut self, g: &Game) -> State {
+        let (nv, nc) = g.var_words();
+        let mut vars = vec![0; nv];
+        let mut clocks = vec![0; nc];
+        for v in &g.vars {
+            let k = if v.per_player { g.players.len() } else { 1 };
+            let bank = if v.clock { &mut clocks } else { &mut vars };
+            for x in bank.iter_mut().skip(v.base).take(k) {
+                *x = v.init;
+            }
+        }
+        self.vars = vars.into_boxed_slice();
+        self.clocks = clocks.into_boxed_slice();
+        self
+    }
+
+    /// Variable `v` (of player `p` when per player), as a word.
+    pub fn var(&self, g: &Game, v: u16, p: u8) -> i64 {
+        let d = &g.vars[v as usize];
+        let i = d.base + if d.per_player { p as usize } else { 0 };
+        let bank = if d.clock { &self.clocks } else { &self.vars };
+        bank.get(i).copied().unwrap_or(0)
+    }
+
+    /// Sets variable `v` (of player `p` when per player) to word `w`.
+    pub fn set_var(&mut self, g: &Game, v: u16, p: u8, w: i64) {
+        let d = &g.vars[v as usize];
+        let i = d.base + if d.per_player { p as usize } else { 0 };
+        let bank = if d.clock { &mut self.clocks } else { &mut self.vars };
+        if let Some(x) = bank.get_mut(i) {
+            *x = w;
+        }
+    }
+
+    /// The positions that began a turn so far (for `repetitions`).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Replaces the history. For setting up positions.
+    pub fn set_history(&mut self, h: History) {
+        self.history = h;
+    }
+
+    /// A key of the position for repetitions: the board, the zones, the
+    /// variables (not the clocks) and `mover`, the player to move. Equal
+    /// positions have equal keys; different ones almost surely differ
+    /// (64-bit FNV-1a).
+    pub fn key(&self, mover: u8) -> u64 {
+        const P: u64 = 0x0000_0100_0000_01b3;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |x: u64| {
+            h ^= x;
+            h = h.wrapping_mul(P);
+        };
+        for &d in self.data.iter() {
+            eat(u64::from(d));
+        }
+        for q in &self.seqs {
+            eat(u64::MAX);
+            for &k in q.front.iter().chain(q.middle.iter()).chain(q.back.iter()) {
+                eat(u64::from(k));
+            }
+            eat(q.front.len() as u64 | (q.middle.len() as u64) << 20);
+        }
+        for &v in self.vars.iter() {
+            eat(v as u64);
+        }
+        eat(u64::from(mover) | 1 << 40);
+        h
+    }
+
+    /// Records this position as beginning a turn (games with repetitions).
+    pub fn record(&mut self, g: &Game) {
+        if g.history && self.outcome.is_none() {
+            let k = self.key(self.current);
+            self.history.push(k);
+        }
+    }
+
+    /// How often the position as it stands, with the turn passed on, has
+    /// begun a turn, this time included (`repetitions`).
+    pub fn repetitions(&self, players: usize) -> i64 {
+        let k = self.key(self.next_player(players));
+        1 + self.history.keys().filter(|&x| x == k).count() as i64
+    }
+
+    /// The player who moves after the turn under way.
+    pub(crate) fn next_player(&self, players: usize) -> u8 {
+        if self.next != NONE8 {
+            self.next
+        } else {
+            ((self.current as usize + 1) % players.max(1)) as u8
         }
     }
 
@@ -464,6 +670,8 @@ impl State {
                 .iter()
                 .map(|q| 2 * (q.front.capacity() + q.middle.capacity() + q.back.capacity()))
                 .sum::<usize>()
+            + std::mem::size_of_val(&*self.vars)
+            + std::mem::size_of_val(&*self.clocks)
             + self.pending.as_ref().map_or(0, |p| {
                 std::mem::size_of::<Pending>() + p.events.capacity() * std::mem::size_of::<Choice>()
             })
@@ -474,9 +682,16 @@ impl State {
         self.outcome
     }
 
+    /// The turn is over: the next player (the one a rule named, else the
+    /// next seat) moves; a game with repetitions records the position.
     pub(crate) fn advance(&mut self, players: usize) {
-        self.current = ((self.current as usize + 1) % players) as u8;
+        self.current = self.next_player(players);
+        self.next = NONE8;
         self.ply += 1;
+        if !self.history.is_empty() && self.outcome.is_none() {
+            let k = self.key(self.current);
+            self.history.push(k);
+        }
     }
 
     /// Copies `src` into `self`, reusing `self`'s buffers.
@@ -493,6 +708,12 @@ impl State {
         self.ply = src.ply;
         self.outcome = src.outcome;
         self.decided_by = src.decided_by;
+        self.vars.copy_from_slice(&src.vars);
+        self.clocks.copy_from_slice(&src.clocks);
+        self.next = src.next;
+        if !self.history.same(&src.history) {
+            self.history.clone_from(&src.history);
+        }
     }
 }
 

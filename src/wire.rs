@@ -12,6 +12,8 @@
 //! pool White Stone 5        # zone counts: zone, player (if per player), kind, count
 //! deck Ace King Two         # ordered zones: zone, player (if per player), pieces first to last
 //! deck Ace | King 2 Two 1 | Queen   # between bars: face down, in no order yet (kind, count)
+//! score White 3             # variables: name, player (if per player), value
+//! seen 0a1b... 2c3d...      # positions that began a turn (games counting repetitions)
 //! ```
 //!
 //! # Validation
@@ -58,6 +60,46 @@ pub struct StateRepr {
     /// chance outcomes so far, in notation, from the position above.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turn_so_far: Vec<String>,
+    /// Variables (`var`, `clock`) whose values differ from their start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vars: Vec<VarRepr>,
+    /// For games that count repetitions: the positions that began a turn,
+    /// oldest first, as 16-digit hexadecimal keys.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seen: Vec<String>,
+}
+
+/// The value of a variable kept in the position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VarRepr {
+    /// The variable's name.
+    pub name: String,
+    /// Whose (absent for a variable of the whole game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// Its value as written in a position text: a number, `true`/`false`,
+    /// a name (cell, player, kind, direction, phase) or `none`.
+    pub value: String,
+}
+
+/// Every variable (of every player), or only those that differ from
+/// their starting value.
+fn vars_of(g: &crate::ir::Game, s: &State, all: bool) -> Vec<VarRepr> {
+    let mut out = Vec::new();
+    for (i, v) in g.vars.iter().enumerate() {
+        let owners = if v.per_player { g.players.len() } else { 1 };
+        for p in 0..owners as u8 {
+            let w = s.var(g, i as u16, p);
+            if all || w != v.init {
+                out.push(VarRepr {
+                    name: v.name.clone(),
+                    player: v.per_player.then(|| g.players[p as usize].clone()),
+                    value: crate::notation::var_text(g, i as u16, w),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The contents of one ordered zone.
@@ -184,6 +226,13 @@ impl StateRepr {
             sequences,
             decided_by: s.decided_by(),
             turn_so_far,
+            vars: vars_of(g, s, false),
+            seen: {
+                let mut keys: Vec<String> =
+                    s.history().keys().map(|k| format!("{k:016x}")).collect();
+                keys.reverse();
+                keys
+            },
         }
     }
 
@@ -277,6 +326,34 @@ impl StateRepr {
             s.set_sequence(g, zid as u16, p, seq);
         }
         s.decided_by = self.decided_by;
+        for v in &self.vars {
+            let id = g
+                .vars
+                .iter()
+                .position(|x| x.name == v.name)
+                .ok_or_else(|| format!("no variable `{}`", v.name))?;
+            let p = match (&v.player, g.vars[id].per_player) {
+                (Some(p), true) => player(g, p)?,
+                (None, false) => 0,
+                (None, true) => return Err(format!("variable `{}` needs a player", v.name)),
+                (Some(_), false) => {
+                    return Err(format!("variable `{}` is one for the game", v.name))
+                }
+            };
+            let w = crate::notation::var_parse(g, id as u16, &v.value)
+                .ok_or_else(|| format!("`{}` is not a value of variable `{}`", v.value, v.name))?;
+            s.set_var(g, id as u16, p, w);
+        }
+        if !self.seen.is_empty() {
+            let keys = self
+                .seen
+                .iter()
+                .map(|k| u64::from_str_radix(k, 16).map_err(|_| format!("`{k}` is not a key")))
+                .collect::<Result<Vec<u64>, String>>()?;
+            s.set_history(crate::state::History::from_keys(&keys));
+        } else {
+            s.record(g);
+        }
         validate(g, &s)?;
         // The turn under way: its moves and chance outcomes, replayed.
         crate::eval::settle(g, &mut s).map_err(|e| e.message)?;
@@ -333,6 +410,15 @@ impl StateRepr {
         if let Some(k) = self.decided_by {
             out.push_str(&format!("decided-by {k}\n"));
         }
+        for v in &self.vars {
+            match &v.player {
+                Some(p) => out.push_str(&format!("{} {p} {}\n", v.name, v.value)),
+                None => out.push_str(&format!("{} {}\n", v.name, v.value)),
+            }
+        }
+        if !self.seen.is_empty() {
+            out.push_str(&format!("seen {}\n", self.seen.join(" ")));
+        }
         for m in &self.turn_so_far {
             out.push_str(&format!("then {m}\n"));
         }
@@ -350,6 +436,8 @@ impl StateRepr {
             sequences: Vec::new(),
             decided_by: None,
             turn_so_far: Vec::new(),
+            vars: Vec::new(),
+            seen: Vec::new(),
         };
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -365,6 +453,28 @@ impl StateRepr {
                 }
                 "outcome" => r.outcome = Some(words[1..].join(" ")),
                 "then" if words.len() > 1 => r.turn_so_far.push(words[1..].join(" ")),
+                "seen" => r.seen.extend(words[1..].iter().map(|w| w.to_string())),
+                w if g.vars.iter().any(|v| v.name == w) => {
+                    let per = g.vars.iter().any(|v| v.name == w && v.per_player);
+                    match (per, &words[1..]) {
+                        (true, [p, value]) => r.vars.push(VarRepr {
+                            name: w.to_string(),
+                            player: Some(p.to_string()),
+                            value: value.to_string(),
+                        }),
+                        (false, [value]) => r.vars.push(VarRepr {
+                            name: w.to_string(),
+                            player: None,
+                            value: value.to_string(),
+                        }),
+                        _ => {
+                            return Err(err(format!(
+                                "expected `{w} {}VALUE`",
+                                if per { "PLAYER " } else { "" }
+                            )))
+                        }
+                    }
+                }
                 "decided-by" if words.len() == 2 => {
                     r.decided_by = Some(
                         words[1].parse().map_err(|_| err("`decided-by` needs a number".into()))?,
@@ -453,7 +563,11 @@ impl StateRepr {
                         count,
                     });
                 }
-                w => return Err(err(format!("`{w}` is not `turn`, `ply`, a player or a zone"))),
+                w => {
+                    return Err(err(format!(
+                        "`{w}` is not `turn`, `ply`, a player, a zone or a variable"
+                    )))
+                }
             }
         }
         Ok(r)
@@ -469,7 +583,7 @@ pub const MAX_ZONE_PIECES: usize = u16::MAX as usize;
 fn creates(stmts: &[crate::ir::Stmt]) -> bool {
     use crate::ir::StmtKind as K;
     stmts.iter().any(|s| match &s.kind {
-        K::Place { .. } | K::Add { .. } => true,
+        K::Place { .. } | K::Add { .. } | K::Change { .. } => true,
         K::Either { branches, .. } => branches.iter().any(|b| creates(b)),
         K::For { body, .. } | K::While { body, .. } | K::Block(_, body) => creates(body),
         K::If { then, otherwise, .. } => creates(then) || creates(otherwise),
@@ -631,6 +745,9 @@ pub struct Observation {
     pub pieces: Vec<[String; 3]>,
     /// Every zone instance.
     pub zones: Vec<ZoneView>,
+    /// Every variable kept in the position (always public).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vars: Vec<VarRepr>,
 }
 
 /// One zone as a viewer sees it.
@@ -720,6 +837,7 @@ pub fn observe(g: &crate::ir::Game, s: &State, viewer: Viewer) -> Observation {
         outcome: full.outcome,
         pieces: full.pieces,
         zones,
+        vars: vars_of(g, s, true),
     }
 }
 

@@ -35,6 +35,12 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "max",
     "abs",
     "lines",
+    "ray",
+    "upto",
+    "before",
+    "first",
+    "last",
+    "repetitions",
 ];
 
 type Checked = (Expr, Ty);
@@ -45,7 +51,8 @@ impl<'a> Checker<'a> {
     /// Checks `e` and requires type `want` (a `none` literal takes `want`'s sentinel).
     pub(super) fn expect(&mut self, e: &'a ast::Expr, want: Ty) -> Expr {
         let (ir, ty) = self.expr(e);
-        if ty == want || ty == Ty::Error {
+        // An error is reported once, where it was found.
+        if ty == want || ty == Ty::Error || want == Ty::Error {
             return ir;
         }
         if ty == Ty::None {
@@ -105,6 +112,13 @@ impl<'a> Checker<'a> {
                 (Expr::Unary(super::unop(*op), Box::new(a)), want)
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            ExprKind::List(items) => self.list(items, e.span),
+            ExprKind::Cond(c, a, b) => self.cond(c, a, b, e.span),
+            ExprKind::Index(l, i) => {
+                let l = self.expect(l, Ty::Line);
+                let i = self.expect(i, Ty::Int);
+                (Expr::Builtin(Builtin::LineAt, Box::new([l, i]), e.span), Ty::Cell)
+            }
             ExprKind::Quant { quant, var, domain, filter, body } => {
                 let (d, el) = self.domain(domain);
                 self.scopes.open();
@@ -200,11 +214,13 @@ impl<'a> Checker<'a> {
                     (Expr::Zone(z, None), Ty::Zone)
                 }
                 Global::Def(d) if self.defs[d].0.is_empty() => self.inline_def(d, n, &[], span),
+                Global::Var(v) if !self.var_per_player(v) => self.var_read(v, None),
                 _ => {
                     let what = match g {
                         Global::Prop(_) => "a property: write `name(kind)`",
                         Global::Zone(_) => "a zone of each player: write `name(player)`",
                         Global::Def(_) => "a def with parameters: call it with arguments",
+                        Global::Var(_) => "a variable of each player: write `name(player)`",
                         _ => "an action: run it as a statement, `name(...)`",
                     };
                     self.report(Problem::new(
@@ -235,6 +251,13 @@ impl<'a> Checker<'a> {
             "kinds" => (Value::Kinds, Ty::Kinds),
             "players" => (Value::Players, Ty::Players),
             "ply" => return (Expr::Builtin(Builtin::Ply, Box::new([]), Span::default()), Ty::Int),
+            "repetitions" => {
+                self.history = true;
+                return (
+                    Expr::Builtin(Builtin::Repetitions, Box::new([]), Span::default()),
+                    Ty::Int,
+                );
+            }
             _ => {
                 if let Some(b) = &self.board {
                     if let Some(d) = b.dir_names.iter().position(|d| *d == n) {
@@ -289,7 +312,13 @@ impl<'a> Checker<'a> {
             span,
             format!("{got} argument{}", if got == 1 { "" } else { "s" }),
         )
-        .help(format!("write `{}({})`", f.name, params.join(", ")));
+        .help(match f.name.as_str() {
+            // The likely slip: the ray's start and direction given directly.
+            "upto" | "before" if got == 2 => {
+                format!("write `{}(line)`, e.g. `{}(ray(c, d))`", f.name, f.name)
+            }
+            _ => format!("write `{}({})`", f.name, params.join(", ")),
+        });
         if let Some((_, decl)) = self.globals.get(&f.name) {
             p = p.also(*decl, "declared here");
         }
@@ -330,6 +359,13 @@ impl<'a> Checker<'a> {
                     }
                     let p = self.expect(&args[0], Ty::Player);
                     (Expr::Zone(z, Some(Box::new(p))), Ty::Zone)
+                }
+                Global::Var(v) if self.var_per_player(v) => {
+                    if !self.arity(f, &["player"], args.len(), span) {
+                        return ERR;
+                    }
+                    let p = self.expect(&args[0], Ty::Player);
+                    self.var_read(v, Some(p))
                 }
                 Global::Action(_) => {
                     self.report(
@@ -395,8 +431,47 @@ impl<'a> Checker<'a> {
             "rank" => (&[Cell], Int, Builtin::Rank),
             "cell" => (&[Int, Int], Cell, Builtin::CellAt),
             "placements" => (&[Kind], Placements, Builtin::Placements),
-            "first" => (&[Zone], Kind, Builtin::First),
-            "last" => (&[Zone], Kind, Builtin::Last),
+            "first" | "last" => {
+                if !self.arity(f, &["zone, line or set"], args.len(), span) {
+                    return ERR;
+                }
+                let first = f.name == "first";
+                let (a, ty) = self.expr(&args[0]);
+                let (b, out) = match ty {
+                    Zone => (if first { Builtin::First } else { Builtin::Last }, Kind),
+                    Line => (if first { Builtin::LineFirst } else { Builtin::LineLast }, Cell),
+                    Cells => (if first { Builtin::SetFirst } else { Builtin::SetLast }, Cell),
+                    Error => return ERR,
+                    other => {
+                        self.report(
+                            Problem::new(
+                                "tabula::check::type",
+                                format!("expected a zone, a line or a set of cells, found a {}", other.name()),
+                                args[0].span,
+                                format!("this is a {}", other.name()),
+                            )
+                            .help("`first(z)` is the first piece of an ordered zone; `first(l)` the first cell of a line"),
+                        );
+                        return ERR;
+                    }
+                };
+                return (Expr::Builtin(b, Box::new([a]), span), out);
+            }
+            "ray" => {
+                if let Some(b) = self.board.as_mut() {
+                    b.add_rays();
+                }
+                (&[Cell, Dir], Line, Builtin::Ray)
+            }
+            "upto" | "before" => {
+                self.prefixes = true;
+                if let Some(b) = self.board.as_mut() {
+                    if b.empty_line.is_none() {
+                        b.empty_line = Some(b.line_of(Vec::new()));
+                    }
+                }
+                (&[Line], Line, if f.name == "upto" { Builtin::UpTo } else { Builtin::Before })
+            }
             "range" => (&[Int, Int], Ints, Builtin::Range),
             "pieces" => (&[Player], Cells, Builtin::Pieces),
             "next" => (&[Player], Player, Builtin::Next),
@@ -548,6 +623,39 @@ impl<'a> Checker<'a> {
                 let y = self.expect(b, Ty::Int);
                 (mk(x, y), Ty::Int)
             }
+            B::In => {
+                let (d, dt) = self.expr(b);
+                let Some(el) = dt.elem() else {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::not_iterable",
+                            format!("`in` needs a collection on its right, found a {}", dt.name()),
+                            b.span,
+                            "not a collection",
+                        )
+                        .help("for example `kind(c) in [Rook, Queen]` or `c in neighbours(x)`"),
+                    );
+                    return ERR;
+                };
+                if dt == Ty::Error {
+                    return ERR;
+                }
+                let x = self.expect(a, el);
+                if matches!(dt, Ty::Cells | Ty::Line) {
+                    let d = self.coerce_cells(d, dt, b.span);
+                    return (Expr::Builtin(Builtin::Contains, Box::new([d, x]), span), Ty::Bool);
+                }
+                if !matches!(el, Ty::Kind | Ty::Player | Ty::Dir | Ty::Int) {
+                    self.report(Problem::new(
+                        "tabula::check::type",
+                        format!("`in` compares single values, but these are {}s", el.name()),
+                        b.span,
+                        "a collection of collections",
+                    ));
+                    return ERR;
+                }
+                (Expr::Builtin(Builtin::In, Box::new([d, x]), span), Ty::Bool)
+            }
             B::Eq | B::Ne => {
                 let (x, tx) = self.expr(a);
                 let (y, ty) = self.expr(b);
@@ -587,6 +695,160 @@ impl<'a> Checker<'a> {
                 (mk(x, y), Ty::Bool)
             }
         }
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// `if C then A else B`: both branches of one type (`none` takes the
+    /// other's; cells, lines and sets make a set).
+    fn cond(
+        &mut self,
+        c: &'a ast::Expr,
+        a: &'a ast::Expr,
+        b: &'a ast::Expr,
+        span: Span,
+    ) -> Checked {
+        let c = self.expect(c, Ty::Bool);
+        let (x, tx) = self.expr(a);
+        let (y, ty) = self.expr(b);
+        let cellish = |t: Ty| matches!(t, Ty::Cell | Ty::Cells | Ty::Line);
+        let (x, y, t) = match (tx, ty) {
+            (Ty::Error, _) | (_, Ty::Error) => return ERR,
+            (s, t) if s == t && s != Ty::None => (x, y, s),
+            (Ty::None, t) | (t, Ty::None) if none_of(t).is_some() => {
+                let n = Expr::Const(none_of(t).unwrap_or(Value::Bool(false)));
+                if tx == Ty::None {
+                    (n, y, t)
+                } else {
+                    (x, n, t)
+                }
+            }
+            (s, t) if cellish(s) && cellish(t) => {
+                let x = self.coerce_cells(x, s, a.span);
+                let y = self.coerce_cells(y, t, b.span);
+                (x, y, Ty::Cells)
+            }
+            (s, t) => {
+                self.report(
+                    Problem::new(
+                        "tabula::check::type",
+                        format!("the branches give a {} and a {}", s.name(), t.name()),
+                        span,
+                        "`then` and `else` differ",
+                    )
+                    .help(
+                        "both branches of `if ... then ... else ...` give the same type of value",
+                    ),
+                );
+                return ERR;
+            }
+        };
+        (Expr::Builtin(Builtin::Cond, Box::new([c, x, y]), span), t)
+    }
+
+    /// `[a, b, ...]`: cells (and lines and sets) make a set of cells;
+    /// constant kinds, players, directions or numbers make a list.
+    fn list(&mut self, items: &'a [ast::Expr], span: Span) -> Checked {
+        let checked: Vec<(Expr, Ty, Span)> = items
+            .iter()
+            .map(|e| {
+                let (x, t) = self.expr(e);
+                (x, t, e.span)
+            })
+            .collect();
+        if checked.iter().any(|c| c.1 == Ty::Error) {
+            return ERR;
+        }
+        let cellish = |t: Ty| matches!(t, Ty::Cell | Ty::Cells | Ty::Line);
+        if checked.is_empty() || checked.iter().all(|c| cellish(c.1) || c.1 == Ty::None) {
+            let mut set = crate::board::CellSet::EMPTY;
+            let mut parts = Vec::new();
+            let mut constant = true;
+            for (x, t, _) in checked {
+                match (&x, t) {
+                    (_, Ty::None) => {}
+                    (Expr::Const(Value::Cell(c)), _) => {
+                        if *c != NO_CELL {
+                            set.insert(*c);
+                        }
+                    }
+                    (_, Ty::Cell) => {
+                        constant = false;
+                        parts.push(Expr::Builtin(
+                            Builtin::Singleton,
+                            Box::new([x]),
+                            Span::default(),
+                        ));
+                    }
+                    (_, Ty::Line) => {
+                        constant = false;
+                        parts.push(Expr::Builtin(
+                            Builtin::LineCells,
+                            Box::new([x]),
+                            Span::default(),
+                        ));
+                    }
+                    _ => {
+                        constant = false;
+                        parts.push(x);
+                    }
+                }
+            }
+            if constant {
+                return (Expr::Const(Value::Cells(set)), Ty::Cells);
+            }
+            if !set.is_empty() {
+                parts.push(Expr::Const(Value::Cells(set)));
+            }
+            return (Expr::Builtin(Builtin::SetOf, parts.into_boxed_slice(), span), Ty::Cells);
+        }
+        // The first value that is not `none` gives the list its type; a
+        // list that starts with cells holds cells only.
+        let ty = checked.iter().map(|c| c.1).find(|t| *t != Ty::None).unwrap_or(Ty::None);
+        for (_, t, sp) in &checked {
+            let same = *t == ty || (cellish(ty) && (cellish(*t) || *t == Ty::None));
+            if !same {
+                self.report(
+                    Problem::new(
+                        "tabula::check::list",
+                        format!("a list of {}s holds a {}", ty.name(), t.name()),
+                        *sp,
+                        format!("this is a {}", t.name()),
+                    )
+                    .help("the values of a list are all of one type"),
+                );
+                return ERR;
+            }
+        }
+        let mut words = Vec::new();
+        for (x, t, sp) in &checked {
+            match x {
+                Expr::Const(v) if matches!(t, Ty::Kind | Ty::Player | Ty::Dir | Ty::Int) => {
+                    words.push(super::vars::word_of(v).unwrap_or(0));
+                }
+                _ => {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::list",
+                            format!("a list of {}s names them", t.name()),
+                            *sp,
+                            "not a name or a number",
+                        )
+                        .help("write the values themselves, e.g. `[Rook, Bishop]`, `[n, e, s, w]`, `[1, 2, 3]`; lists of cells may be computed"),
+                    );
+                    return ERR;
+                }
+            }
+        }
+        let id = self.lists.len() as u32;
+        self.lists.push(words);
+        let (v, t) = match ty {
+            Ty::Kind => (Value::KindList(id), Ty::Kinds),
+            Ty::Player => (Value::PlayerList(id), Ty::Players),
+            Ty::Dir => (Value::DirList(id), Ty::Dirs),
+            _ => (Value::IntList(id), Ty::Ints),
+        };
+        (Expr::Const(v), t)
     }
 }
 

@@ -10,6 +10,7 @@
 
 mod expr;
 mod stmt;
+mod vars;
 
 use crate::board::{Board, Shape};
 use crate::diag::Problem;
@@ -203,6 +204,7 @@ enum Global {
     Zone(u16),
     Def(usize),
     Action(usize),
+    Var(u16),
 }
 
 /// The singular declarations of a file, found in pass 2.
@@ -212,6 +214,10 @@ struct Sections<'a> {
     board: Option<(&'a ast::BoardShape, Span)>,
     setup: Option<(&'a ast::Block, Span)>,
     turn: Option<(&'a ast::Block, Span)>,
+    /// Every `turn` block with its phase name.
+    turns: Vec<(Option<&'a ast::Ident>, &'a ast::Block, Span)>,
+    /// `var` and `clock` declarations, resolved once the board is known.
+    vars: Vec<&'a ast::Item>,
     no_moves: Option<(&'a ast::Block, Span)>,
     at_end: Option<(&'a ast::Block, Span)>,
     players_span: Option<Span>,
@@ -232,7 +238,7 @@ struct Bodies {
 /// a lookup does not scan every `let` of a long block.
 #[derive(Default)]
 struct Scopes {
-    names: Vec<(String, Slot, Ty)>,
+    names: Vec<(String, Slot, Ty, bool)>,
     marks: Vec<usize>,
     index: HashMap<String, Vec<usize>>,
 }
@@ -250,7 +256,7 @@ impl Scopes {
     fn close(&mut self) {
         let mark = self.marks.pop().unwrap_or(0);
         while self.names.len() > mark {
-            if let Some((n, _, _)) = self.names.pop() {
+            if let Some((n, _, _, _)) = self.names.pop() {
                 if let Some(v) = self.index.get_mut(&n) {
                     v.pop();
                     if v.is_empty() {
@@ -263,16 +269,26 @@ impl Scopes {
 
     /// Binds a name in the innermost scope (nothing without a scope).
     fn bind(&mut self, name: &str, slot: Slot, ty: Ty) {
+        self.bind_as(name, slot, ty, false);
+    }
+
+    /// Binds a name; `assignable` for a `let` (which `x = e` may change).
+    fn bind_as(&mut self, name: &str, slot: Slot, ty: Ty, assignable: bool) {
         if self.marks.is_empty() {
             return;
         }
         self.index.entry(name.to_string()).or_default().push(self.names.len());
-        self.names.push((name.to_string(), slot, ty));
+        self.names.push((name.to_string(), slot, ty, assignable));
     }
 
     fn lookup(&self, name: &str) -> Option<(Slot, Ty)> {
+        self.lookup_full(name).map(|(s, t, _)| (s, t))
+    }
+
+    /// A local with whether it may be assigned.
+    fn lookup_full(&self, name: &str) -> Option<(Slot, Ty, bool)> {
         let i = *self.index.get(name)?.last()?;
-        self.names.get(i).map(|(_, s, t)| (*s, *t))
+        self.names.get(i).map(|(_, s, t, a)| (*s, *t, *a))
     }
 }
 
@@ -314,6 +330,18 @@ struct Checker<'a> {
     calls: Vec<Span>,
     /// "Did you mean" suggestions made so far.
     suggestions: usize,
+    /// Variables kept in the position.
+    vars: Vec<ir::VarDecl>,
+    /// Literal lists of words.
+    lists: Vec<Vec<i64>>,
+    /// The turn's phases.
+    phases: Vec<String>,
+    /// `repetitions` is used.
+    history: bool,
+    /// `upto` or `before` is used: lines need their prefixes.
+    prefixes: bool,
+    /// The phase variable, when the turn has phases.
+    phase_var: Option<u16>,
 }
 
 impl<'a> Checker<'a> {
@@ -335,7 +363,7 @@ impl<'a> Checker<'a> {
                     "defined again here",
                 )
                 .also(first, "first defined here")
-                .help("every player, piece, property, zone, parameter, def and action needs its own name"),
+                .help("every player, piece, property, zone, variable, parameter, def and action needs its own name"),
             );
             return;
         }
@@ -483,7 +511,13 @@ impl<'a> Checker<'a> {
         let sec = self.declarations(file);
         let sequences = self.layout();
         self.required(&sec);
+        self.variables(&sec);
         let b = self.bodies(&sec);
+        if self.prefixes {
+            if let Some(board) = self.board.as_mut() {
+                board.add_prefixes();
+            }
+        }
         self.limits(file);
         if !self.problems.is_empty() {
             return Err(std::mem::take(&mut self.problems));
@@ -511,7 +545,7 @@ impl<'a> Checker<'a> {
             zones: std::mem::take(&mut self.zones),
             setup: b.setup,
             turn: b.turn,
-            turn_span: sec.turn.map(|t| t.1).unwrap_or_default(),
+            turn_span: sec.turns.first().map(|t| t.2).unwrap_or_default(),
             no_moves: b.no_moves,
             at_end: b.at_end,
             placements: b.placements,
@@ -521,6 +555,10 @@ impl<'a> Checker<'a> {
             sites: std::mem::take(&mut self.sites),
             slots: self.next_slot,
             slot_tys: std::mem::take(&mut self.slot_tys),
+            vars: std::mem::take(&mut self.vars),
+            lists: std::mem::take(&mut self.lists),
+            phases: std::mem::take(&mut self.phases),
+            history: self.history,
         })
     }
 
@@ -809,7 +847,49 @@ impl<'a> Checker<'a> {
                     self.declare(n, Global::Action(self.actions.len() - 1));
                 }
                 ast::Item::Setup(b, sp) => dup_block(self, &mut sec.setup, b, *sp, "setup"),
-                ast::Item::Turn(b, sp) => dup_block(self, &mut sec.turn, b, *sp, "turn"),
+                ast::Item::Turn(phase, b, sp) => {
+                    let unnamed = sec.turns.iter().find(|t| t.0.is_none() || phase.is_none());
+                    if let Some(first) = unnamed {
+                        let first = first.2;
+                        self.report(
+                            Problem::new(
+                                "tabula::check::duplicate",
+                                "`turn` is declared twice",
+                                *sp,
+                                "declared again here",
+                            )
+                            .also(first, "first declared here")
+                            .help("merge the two `turn` blocks into one, or name each one as a phase: `turn placing { ... }`, `turn moving { ... }`"),
+                        );
+                        continue;
+                    }
+                    if let Some(n) = phase {
+                        if let Some(first) =
+                            sec.turns.iter().find(|t| t.0.is_some_and(|m| m.name == n.name))
+                        {
+                            let first = first.2;
+                            self.report(
+                                Problem::new(
+                                    "tabula::check::duplicate",
+                                    format!("phase `{}` is declared twice", n.name),
+                                    n.span,
+                                    "declared again here",
+                                )
+                                .also(first, "first declared here"),
+                            );
+                            continue;
+                        }
+                    }
+                    sec.turns.push((phase.as_ref(), b, *sp));
+                    if sec.turn.is_none() {
+                        sec.turn = Some((b, *sp));
+                    }
+                }
+                ast::Item::Var { name: n, .. } => {
+                    let id = sec.vars.len() as u16;
+                    sec.vars.push(item);
+                    self.declare(n, Global::Var(id));
+                }
                 ast::Item::NoMoves(b, sp) => {
                     dup_block(self, &mut sec.no_moves, b, *sp, "on no moves")
                 }
@@ -886,11 +966,9 @@ impl<'a> Checker<'a> {
                 b.setup = self.block(x);
                 self.in_setup = false;
             }
-            if let Some((x, _)) = sec.turn {
-                self.in_turn = true;
-                b.turn = self.block(x);
-                self.in_turn = false;
-            }
+            self.in_turn = true;
+            b.turn = self.turns(sec);
+            self.in_turn = false;
             if let Some((x, _)) = sec.no_moves {
                 b.no_moves = Some(self.block(x));
             }
@@ -917,6 +995,10 @@ impl<'a> Checker<'a> {
     fn board_from(&mut self, shape: &'a ast::BoardShape, sp: Span) {
         type Make = fn(&[u32]) -> Shape;
         let (dims, make): (Vec<Option<i64>>, Make) = match shape {
+            ast::BoardShape::Graph(g) => {
+                self.graph_board(g, sp);
+                return;
+            }
             ast::BoardShape::Square { width, height, neighbours } => (
                 vec![
                     self.constant(width, "the board's width"),
@@ -972,6 +1054,7 @@ impl<'a> Checker<'a> {
                 Global::Param(_) => "parameter",
                 Global::Zone(_) => "zone",
                 Global::Prop(_) => "property",
+                Global::Var(_) => "variable",
                 Global::Player(_) | Global::Kind(_) => continue,
             };
             if self.used.contains(name) {
@@ -996,7 +1079,7 @@ impl<'a> Checker<'a> {
     /// Every global name, for "did you mean" suggestions.
     fn known_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.globals.keys().cloned().collect();
-        v.extend(self.scopes.names.iter().map(|(n, _, _)| n.clone()));
+        v.extend(self.scopes.names.iter().map(|(n, _, _, _)| n.clone()));
         v.extend(expr::BUILTIN_NAMES.iter().map(|s| s.to_string()));
         if let Some(b) = &self.board {
             v.extend(b.dir_names.iter().map(|s| s.to_string()));
@@ -1040,7 +1123,8 @@ fn item_span(item: &ast::Item) -> Span {
         ast::Item::Players(_, _, sp)
         | ast::Item::Board(_, sp)
         | ast::Item::Setup(_, sp)
-        | ast::Item::Turn(_, sp)
+        | ast::Item::Turn(_, _, sp)
+        | ast::Item::Var { span: sp, .. }
         | ast::Item::NoMoves(_, sp)
         | ast::Item::AtEnd(_, sp) => *sp,
         ast::Item::Param { name, .. }
@@ -1120,6 +1204,8 @@ fn binop(op: ast::BinOp) -> ir::BinOp {
         A::Mul => I::Mul,
         A::Div => I::Div,
         A::Rem => I::Rem,
+        // Checked on its own (`Builtin::In`, `Builtin::Contains`).
+        A::In => I::Eq,
     }
 }
 

@@ -28,8 +28,22 @@ impl<'a> Checker<'a> {
         let mut look =
             |e: &crate::ir::Expr, bound: &mut Vec<crate::ir::Slot>| ends_read(e, bound, &mut found);
         match &s.kind {
-            StmtKind::Let(_, e) | StmtKind::Require(e) | StmtKind::Win(e) | StmtKind::Lose(e) => {
-                look(e, &mut bound)
+            StmtKind::Let(_, e)
+            | StmtKind::Require(e, _)
+            | StmtKind::Win(e)
+            | StmtKind::Lose(e)
+            | StmtKind::NextTurn(e) => look(e, &mut bound),
+            StmtKind::Assign(t, e) => {
+                if let crate::ir::Target::Var(_, Some(p)) = t {
+                    look(p, &mut bound);
+                }
+                look(e, &mut bound);
+            }
+            StmtKind::Change { at, kind, owner } => {
+                look(at, &mut bound);
+                for x in kind.iter().chain(owner.iter()) {
+                    look(x, &mut bound);
+                }
             }
             StmtKind::Remove(e) | StmtKind::Shuffle(e) => look(e, &mut bound),
             StmtKind::If { cond, .. } => look(cond, &mut bound),
@@ -103,8 +117,21 @@ impl<'a> Checker<'a> {
             S::Let(v, e) => {
                 let (ir, ty) = self.expr(e);
                 let ty = if ty == Ty::None { Ty::Error } else { ty };
-                StmtKind::Let(self.bind(&v.name, ty), ir)
+                let slot = self.slot(ty);
+                self.scopes.bind_as(&v.name, slot, ty, true);
+                StmtKind::Let(slot, ir)
             }
+            S::Assign { name, player, op, value } => self.assign(name, player.as_ref(), *op, value),
+            S::Change { at, to, of } => self.change(at, to, of.as_ref()),
+            S::NextTurn(p) => {
+                self.decision_allowed_in("next turn", s.span);
+                StmtKind::NextTurn(self.expect(p, Ty::Player))
+            }
+            S::Again => {
+                self.decision_allowed_in("again", s.span);
+                StmtKind::NextTurn(crate::ir::Expr::Me)
+            }
+            S::Phase(n) => self.phase_stmt(n),
             S::Choose { var, domain, filter, label } => {
                 let filter_ast = filter.as_ref();
                 self.decision_allowed("choose", s.span);
@@ -196,7 +223,10 @@ impl<'a> Checker<'a> {
                 let otherwise = otherwise.as_ref().map(|b| self.block(b)).unwrap_or_default();
                 StmtKind::If { cond, then, otherwise }
             }
-            S::Require { cond, .. } => StmtKind::Require(self.expect(cond, Ty::Bool)),
+            S::Require { cond, message } => StmtKind::Require(
+                self.expect(cond, Ty::Bool),
+                message.as_ref().map(|m| m.text.clone()),
+            ),
             S::Win(p) => StmtKind::Win(self.expect(p, Ty::Player)),
             S::Lose(p) => StmtKind::Lose(self.expect(p, Ty::Player)),
             S::Draw => StmtKind::Draw,
@@ -292,6 +322,146 @@ impl<'a> Checker<'a> {
             S::Call(f, args) => return self.call_action(f, args, s),
         };
         Stmt { kind, span: s.span }
+    }
+
+    /// Turn control belongs in the turn (and `on no moves`).
+    fn decision_allowed_in(&mut self, what: &str, span: crate::source::Span) {
+        if self.in_setup {
+            self.report(
+                Problem::new(
+                    "tabula::check::turn_control",
+                    format!("`{what}` in `setup`"),
+                    span,
+                    "no turn is being played here",
+                )
+                .help("the first player moves first; `setup` cannot change that"),
+            );
+        }
+    }
+
+    /// `x = e`, `x += e`, `score(p) = e`: a `let` local or a variable.
+    fn assign(
+        &mut self,
+        name: &'a ast::Ident,
+        player: Option<&'a ast::Expr>,
+        op: ast::AssignOp,
+        value: &'a ast::Expr,
+    ) -> StmtKind {
+        use crate::ir::{BinOp, Expr, Target};
+        let empty = StmtKind::Block(Vec::new(), Vec::new());
+        let (target, read, ty) = if let Some((slot, ty, ok)) = self.scopes.lookup_full(&name.name) {
+            if !ok {
+                self.report(
+                    Problem::new(
+                        "tabula::check::assign",
+                        format!("`{}` cannot be changed", name.name),
+                        name.span,
+                        "bound by `choose`, `for`, a quantifier or a parameter",
+                    )
+                    .help(format!(
+                        "only a `let` can change: `let {0} = ...` then `{0} = ...`",
+                        name.name
+                    )),
+                );
+                return empty;
+            }
+            if player.is_some() {
+                self.report(Problem::new(
+                    "tabula::check::assign",
+                    format!("`{}` is a local value, not a variable of each player", name.name),
+                    name.span,
+                    "no player here",
+                ));
+                return empty;
+            }
+            (Target::Local(slot), Expr::Local(slot, crate::source::Span::default()), ty)
+        } else if let Some(v) = self.global_var(&name.name) {
+            self.used.insert(name.name.clone());
+            let per = self.var_per_player(v);
+            let p = match (per, player) {
+                (true, Some(p)) => Some(self.expect(p, Ty::Player)),
+                (false, None) => None,
+                (true, None) => {
+                    self.report(
+                        Problem::new(
+                            "tabula::check::assign",
+                            format!("`{}` is a variable of each player", name.name),
+                            name.span,
+                            "whose?",
+                        )
+                        .help(format!("write `{}(me) = ...`", name.name)),
+                    );
+                    return empty;
+                }
+                (false, Some(p)) => {
+                    self.report(Problem::new(
+                        "tabula::check::assign",
+                        format!("`{}` is one variable, not one per player", name.name),
+                        p.span,
+                        "no player needed",
+                    ));
+                    return empty;
+                }
+            };
+            let (read, ty) = self.var_read(v, p.clone());
+            (Target::Var(v, p), read, ty)
+        } else {
+            let p = Problem::new(
+                "tabula::check::assign",
+                format!("`{}` is not a variable", name.name),
+                name.span,
+                "nothing to change",
+            );
+            let p = if self.globals.contains_key(&name.name) {
+                p.help("only `let` locals and `var` declarations can change")
+            } else {
+                p.help(format!(
+                    "introduce it with `let {0} = ...` (in a block) or `var {0} = ...` (kept in the position)",
+                    name.name
+                ))
+            };
+            self.report(p);
+            return empty;
+        };
+        let value = match op {
+            ast::AssignOp::Set => self.expect(value, ty),
+            ast::AssignOp::Add | ast::AssignOp::Sub => {
+                if ty != Ty::Int && ty != Ty::Error {
+                    self.report(self.mismatch(name.span, Ty::Int, ty));
+                }
+                let e = self.expect(value, Ty::Int);
+                let bop = if op == ast::AssignOp::Add { BinOp::Add } else { BinOp::Sub };
+                let at = name.span.to(value.span);
+                Expr::Binary(bop, Box::new(read), Box::new(e), at)
+            }
+        };
+        StmtKind::Assign(target, value)
+    }
+
+    /// `change C to K [of P]` / `change C to P`.
+    fn change(
+        &mut self,
+        at: &'a ast::Expr,
+        to: &'a ast::Expr,
+        of: Option<&'a ast::Expr>,
+    ) -> StmtKind {
+        let at = self.expect(at, Ty::Cell);
+        let (t, ty) = self.expr(to);
+        match (ty, of) {
+            (Ty::Kind, of) => {
+                let owner = of.map(|o| self.expect(o, Ty::Player));
+                StmtKind::Change { at, kind: Some(t), owner }
+            }
+            (Ty::Player, None) => StmtKind::Change { at, kind: None, owner: Some(t) },
+            (Ty::Error, _) => StmtKind::Block(Vec::new(), Vec::new()),
+            (other, _) => {
+                self.report(
+                    self.mismatch(to.span, Ty::Kind, other)
+                        .help("write `change c to Queen`, `change c to opponent` or `change c to Queen of me`"),
+                );
+                StmtKind::Block(Vec::new(), Vec::new())
+            }
+        }
     }
 
     /// Decisions are made by the player to move: only in the turn.

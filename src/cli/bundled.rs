@@ -8,8 +8,10 @@ pub const GAMES: &[(&str, &str)] = &[
     ("games/breakthrough.game", include_str!("../../games/breakthrough.game")),
     ("games/bug.game", include_str!("../../games/bug.game")),
     ("games/bug_off.game", include_str!("../../games/bug_off.game")),
+    ("games/chess.game", include_str!("../../games/chess.game")),
     ("games/connect4.game", include_str!("../../games/connect4.game")),
     ("games/hex.game", include_str!("../../games/hex.game")),
+    ("games/morris.game", include_str!("../../games/morris.game")),
     ("games/snekagon.game", include_str!("../../games/snekagon.game")),
     ("games/tictactoe.game", include_str!("../../games/tictactoe.game")),
 ];

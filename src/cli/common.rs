@@ -323,6 +323,8 @@ fn position_json(g: &Game, text: &str) -> std::result::Result<StateRepr, String>
         sequences,
         decided_by: None,
         turn_so_far: Vec::new(),
+        vars: o.vars,
+        seen: Vec::new(),
     })
 }
 

@@ -555,7 +555,10 @@ impl<'a> Session<'a> {
                         Err(e) => {
                             say!("{}", move_error(&e, cmd));
                             if matches!(e, MoveError::Illegal { .. }) {
-                                say!("(type `why` to see which rule rejects it)");
+                                match rule_says(g, &s, cmd) {
+                                    Some(said) => say!("{said}; type `why` for the details"),
+                                    None => say!("(type `why` to see which rule rejects it)"),
+                                }
                             }
                             last_try = cmd.to_string();
                             continue;
@@ -1030,4 +1033,22 @@ fn stepper(
             say!("(the last step; b goes back, q stops)");
         }
     }
+}
+
+/// The rule's own words for an illegal move, when a `require ... else
+/// "message"` rejects it: `the rules say "..." (line N)`. The reading of
+/// the move that gets furthest counts.
+fn rule_says(g: &Game, s: &State, typed: &str) -> Option<String> {
+    let tabula::interp::Verdict::Illegal { attempts } =
+        tabula::interp::explain(g, s, typed).ok()?
+    else {
+        return None;
+    };
+    let why = &attempts.last()?.why;
+    if !why.said {
+        return None;
+    }
+    let before = g.source.text.get(..why.span.start as usize).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    Some(format!("the rules say: {} (line {line})", why.message))
 }

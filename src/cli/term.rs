@@ -211,6 +211,47 @@ pub fn draw(
             }
         }
         Shape::None => {}
+        Shape::Graph(ref spec) => {
+            // The plain picture, each point's text painted over it.
+            let w = width.max(g.board.names.iter().map(String::len).max().unwrap_or(1));
+            let texts: Vec<(String, usize)> =
+                (0..g.board.len() as u16).map(|c| cell(c, true)).collect();
+            let plain_text = |c: u16| -> String {
+                match s.piece(g, c) {
+                    Some((p, k)) => gl[p as usize][k as usize].clone(),
+                    None if marks.targets.contains(&c) => "+".to_string(),
+                    None => g.board.names[c as usize].clone(),
+                }
+            };
+            if spec.at.iter().any(Option::is_some) {
+                let (grid, starts) = tabula::render::graph_grid(g, spec, w, &plain_text);
+                for (r, row) in grid.iter().enumerate() {
+                    let mut col = 0;
+                    while col < row.len() {
+                        match starts.iter().position(|&x| x == (r, col)) {
+                            Some(c) => {
+                                let (text, n) = &texts[c];
+                                out.push_str(text);
+                                col += n;
+                            }
+                            None => {
+                                out.push(row[col]);
+                                col += 1;
+                            }
+                        }
+                    }
+                    end_line(&mut out);
+                }
+            } else {
+                for (i, t) in texts.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(&t.0);
+                }
+                end_line(&mut out);
+            }
+        }
         Shape::HexHex { side } => {
             let w = width.max(g.board.names.iter().map(String::len).max().unwrap_or(2));
             let n = side as i32 - 1;
@@ -233,6 +274,12 @@ pub fn draw(
         Shape::Square { height, .. } | Shape::Rhombus { height, .. } => height as usize + 1,
         Shape::HexHex { side } => 2 * side as usize - 1,
         Shape::None => 0,
+        Shape::Graph(ref spec) if spec.at.iter().any(Option::is_some) => {
+            let ys = || g.board.coords.iter().map(|p| p.1);
+            let span = ys().max().unwrap_or(0) - ys().min().unwrap_or(0);
+            span as usize * 2 + 1
+        }
+        Shape::Graph(_) => 1,
     };
     debug_assert_eq!(board_lines, plain_board);
     let rest: Vec<&str> = plain.lines().skip(plain_board).collect();

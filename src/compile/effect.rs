@@ -133,7 +133,7 @@ pub fn pass<const W: usize>() -> StmtFn<W> {
     Box::new(|_| Ctl::Done)
 }
 
-/// `require C`
+/// `require C [else "message"]` (the message is for explanations)
 pub fn require<const W: usize>(c: B<W>, span: Span) -> StmtFn<W> {
     Box::new(move |cx| {
         let ok = c(cx);
@@ -205,6 +205,85 @@ pub fn place_many<const W: usize>(
         for c in set.iter() {
             put(cx, c, code);
         }
+        Ctl::Next
+    })
+}
+
+/// `change C to K of P`: the piece on `C` gets kind `K` and/or owner `P`.
+pub fn change<const W: usize>(
+    at: I<W>,
+    kind: Option<I<W>>,
+    own: Option<I<W>>,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let c = at(cx);
+        check!(cx);
+        let c = c as CellId;
+        let code = code_at(cx, c);
+        if c == NO_CELL || code == 0 {
+            return Ctl::Fail(span);
+        }
+        let (mut p, mut k) = cx.t.codes[code as usize];
+        if let Some(kind) = &kind {
+            let x = kind(cx);
+            check!(cx);
+            if x == i64::from(NONE16) {
+                return Ctl::Fail(span);
+            }
+            k = x as u16;
+        }
+        if let Some(own) = &own {
+            let x = own(cx);
+            check!(cx);
+            if x == i64::from(NONE8) {
+                return none_player(cx, span);
+            }
+            p = x as u8;
+        }
+        put(cx, c, 1 + u16::from(p) * cx.t.kinds as u16 + k);
+        Ctl::Next
+    })
+}
+
+/// `x = e` for a variable of the position.
+pub fn set_var<const W: usize>(
+    (per, clock, base): (bool, bool, usize),
+    player: Option<I<W>>,
+    value: I<W>,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let i = match &player {
+            Some(p) if per => {
+                let p = p(cx);
+                check!(cx);
+                if p == i64::from(NONE8) {
+                    return none_player(cx, span);
+                }
+                base + p as usize
+            }
+            _ => base,
+        };
+        let v = value(cx);
+        check!(cx);
+        let bank = if clock { &mut cx.st.clocks } else { &mut cx.st.vars };
+        if let Some(x) = bank.get_mut(i) {
+            *x = v;
+        }
+        Ctl::Next
+    })
+}
+
+/// `next turn P` (`again`: `next turn me`).
+pub fn next_turn<const W: usize>(p: I<W>, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let p = p(cx);
+        check!(cx);
+        if p == i64::from(NONE8) || p < 0 {
+            return none_player(cx, span);
+        }
+        cx.st.next = p as u8;
         Ctl::Next
     })
 }

@@ -270,6 +270,16 @@ pub fn each<const W: usize>(
                 }
             }
         }
+        Dom::List(id) => {
+            let n = cx.t.lists.get(id as usize).map_or(0, Vec::len);
+            for i in 0..n {
+                let w = cx.t.lists[id as usize][i];
+                set_w(cx, w);
+                if !f(cx) {
+                    return;
+                }
+            }
+        }
         Dom::Zone(z, p) => {
             if p == NONE8 {
                 return;
@@ -315,6 +325,34 @@ pub fn each_ticked<const W: usize>(
     mut f: impl FnMut(&mut Cx<'_, W>) -> bool,
 ) {
     each(cx, d, var, |cx| super::effect::tick(cx, span) && f(cx))
+}
+
+/// The `none` of a word type (0 for numbers and conditions).
+pub fn none_word(ty: Ty) -> i64 {
+    match ty {
+        Ty::Cell => i64::from(NO_CELL),
+        Ty::Player => i64::from(NONE8),
+        Ty::Kind => i64::from(NONE16),
+        _ => 0,
+    }
+}
+
+/// Whether word `x` is an element of collection `d` (of words).
+pub fn member<const W: usize>(cx: &mut Cx<'_, W>, d: Dom<W>, x: i64) -> bool {
+    match d {
+        Dom::Dirs => (0..cx.t.dirs as i64).contains(&x),
+        Dom::Kinds => (0..cx.t.kinds as i64).contains(&x),
+        Dom::Players => (0..cx.t.players as i64).contains(&x),
+        Dom::Range(a, b) => a <= x && x <= b,
+        Dom::List(i) => cx.t.lists.get(i as usize).is_some_and(|l| l.contains(&x)),
+        Dom::Set(s) => (0..cx.t.cells as i64).contains(&x) && s.contains(x as CellId),
+        // Zones hold kinds: a kind is in one when it counts some.
+        Dom::Zone(z, p) => {
+            p != NONE8 && (0..cx.t.kinds as i64).contains(&x) && zone_count(cx, z, p, x as u16) > 0
+        }
+        // Collections of lines or sets never hold a single value.
+        _ => false,
+    }
 }
 
 /// A cell operand: read from a slot, a constant, or computed.
@@ -638,6 +676,38 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     }
                 })
             }
+            Builtin::Cond => {
+                let (c, a, b) = (self.bool_(&args[0]), self.bool_(&args[1]), self.bool_(&args[2]));
+                Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })
+            }
+            Builtin::In => {
+                let x = self.opnd(&args[1]);
+                match &args[0] {
+                    // A literal list: its words, looked up at once.
+                    Expr::Const(
+                        Value::KindList(i)
+                        | Value::PlayerList(i)
+                        | Value::DirList(i)
+                        | Value::IntList(i),
+                    ) => {
+                        let words: Vec<i64> =
+                            self.t.lists.get(*i as usize).cloned().unwrap_or_default();
+                        if words.iter().all(|&w| (0..64).contains(&w)) {
+                            let mask = words.iter().fold(0u64, |m, &w| m | 1 << w);
+                            with_opnd!(x, |cx, x| (0..64).contains(&x) && mask & (1 << x) != 0)
+                        } else {
+                            with_opnd!(x, |cx, x| words.contains(&x))
+                        }
+                    }
+                    d => {
+                        let d = self.dom(d);
+                        with_opnd!(x, |cx, x| {
+                            let dv = d(cx);
+                            member(cx, dv, x)
+                        })
+                    }
+                }
+            }
             Builtin::SameShape => {
                 let (a, b) = (self.set(&args[0]), self.set(&args[1]));
                 Box::new(move |cx| {
@@ -763,6 +833,27 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 Box::new(move |cx| i64::from(b(cx)))
             }
             Expr::Lines(..) => Box::new(|_| 0),
+            Expr::Var(v, ty, p) => {
+                let (per, clock, base) = self.t.vars.get(*v as usize).copied().unwrap_or_default();
+                let none = none_word(*ty);
+                match p {
+                    None if clock => {
+                        Box::new(move |cx| cx.st.clocks.get(base).copied().unwrap_or(0))
+                    }
+                    None => Box::new(move |cx| cx.st.vars.get(base).copied().unwrap_or(0)),
+                    Some(p) => {
+                        let _ = per;
+                        let p = self.opnd(p);
+                        with_opnd!(p, |cx, p| {
+                            if p == i64::from(NONE8) {
+                                return none;
+                            }
+                            let bank = if clock { &cx.st.clocks } else { &cx.st.vars };
+                            bank.get(base + p as usize).copied().unwrap_or(none)
+                        })
+                    }
+                }
+            }
         }
     }
 
@@ -975,6 +1066,67 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 })
             }
             Builtin::Ply => Box::new(|cx| i64::from(cx.st.ply)),
+            Builtin::Repetitions => Box::new(|cx| cx.st.repetitions(cx.t.players)),
+            Builtin::Cond => {
+                let (c, a, b) = (self.bool_(&args[0]), self.word(&args[1]), self.word(&args[2]));
+                Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })
+            }
+            Builtin::Ray => {
+                let c = self.opnd(&args[0]);
+                match &args[1] {
+                    Expr::Const(Value::Dir(d)) => {
+                        let d = *d as usize;
+                        with_opnd!(c, |cx, c| i64::from(cx.t.ray(c as CellId, d)))
+                    }
+                    other => {
+                        let d = self.word(other);
+                        with_opnd!(c, |cx, c| {
+                            let d = d(cx) as usize;
+                            i64::from(cx.t.ray(c as CellId, d))
+                        })
+                    }
+                }
+            }
+            Builtin::UpTo | Builtin::Before => {
+                let l = self.opnd(&args[0]);
+                let upto = f == Builtin::UpTo;
+                with_opnd!(l, |cx, l| {
+                    let k = cx.t.before_first(l as u32, occupied(cx));
+                    i64::from(cx.t.prefix(l as u32, if upto { k + 1 } else { k }))
+                })
+            }
+            Builtin::LineFirst | Builtin::LineLast => {
+                let l = self.opnd(&args[0]);
+                let first = f == Builtin::LineFirst;
+                with_opnd!(l, |cx, l| {
+                    let cells = cx.t.lines.get(l as usize).map_or(&[][..], |x| &x.cells[..]);
+                    let c = if first { cells.first() } else { cells.last() };
+                    i64::from(c.copied().unwrap_or(NO_CELL))
+                })
+            }
+            Builtin::LineAt => {
+                let l = self.opnd(&args[0]);
+                let i = self.word(&args[1]);
+                with_opnd!(l, |cx, l| {
+                    let i = i(cx);
+                    let cells = cx.t.lines.get(l as usize).map_or(&[][..], |x| &x.cells[..]);
+                    let c = if i >= 1 { cells.get((i - 1) as usize) } else { None };
+                    i64::from(c.copied().unwrap_or(NO_CELL))
+                })
+            }
+            Builtin::SetFirst | Builtin::SetLast => {
+                let s = self.set(&args[0]);
+                let first = f == Builtin::SetFirst;
+                Box::new(move |cx| {
+                    let s = s(cx);
+                    let c = if first { s.first() } else { s.last() };
+                    i64::from(c.unwrap_or(NO_CELL))
+                })
+            }
+            Builtin::In => {
+                let b = self.builtin_bool(f, args, span);
+                Box::new(move |cx| i64::from(b(cx)))
+            }
             Builtin::Empty
             | Builtin::Occupied
             | Builtin::Off
@@ -989,8 +1141,15 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
     }
 
-    /// Compiles a set of cells.
+    /// Compiles a set of cells (a line stands for its cells).
     pub fn set(&mut self, e: &Expr) -> S<W> {
+        if self.ty(e) == Ty::Line {
+            let l = self.word(e);
+            return Box::new(move |cx| {
+                let l = l(cx);
+                cx.t.lines.get(l as usize).map_or(Set::EMPTY, |x| x.set)
+            });
+        }
         match e {
             Expr::Const(Value::Cells(s)) => {
                 let s = Set::from_cells(s);
@@ -1055,6 +1214,20 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 let c = self.opnd(&args[0]);
                 with_opnd!(c, |cx, c| group_of(cx, c as CellId))
             }
+            Builtin::Cond => {
+                let (c, a, b) = (self.bool_(&args[0]), self.set(&args[1]), self.set(&args[2]));
+                Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })
+            }
+            Builtin::SetOf => {
+                let parts: Vec<S<W>> = args.iter().map(|a| self.set(a)).collect();
+                Box::new(move |cx| {
+                    let mut acc = Set::EMPTY;
+                    for p in &parts {
+                        acc = acc.or(p(cx));
+                    }
+                    acc
+                })
+            }
             Builtin::Union | Builtin::Intersect | Builtin::Minus => {
                 let (a, b) = (self.set(&args[0]), self.set(&args[1]));
                 match f {
@@ -1107,6 +1280,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     Value::Groups(p) => Dom::Groups(p),
                     Value::Placements(k) => Dom::Placements(k),
                     Value::Range(a, b) => Dom::Range(a, b),
+                    Value::KindList(i)
+                    | Value::PlayerList(i)
+                    | Value::DirList(i)
+                    | Value::IntList(i) => Dom::List(i),
                     _ => Dom::Range(1, 0),
                 };
                 Box::new(move |_| d)
@@ -1135,6 +1312,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
             Expr::Builtin(Builtin::Groups, args, _) => {
                 let p = self.word(&args[0]);
                 Box::new(move |cx| Dom::Groups(p(cx) as u8))
+            }
+            Expr::Builtin(Builtin::Cond, args, _) => {
+                let (c, a, b) = (self.bool_(&args[0]), self.dom(&args[1]), self.dom(&args[2]));
+                Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })
             }
             Expr::Builtin(Builtin::Placements, args, _) => {
                 let k = self.word(&args[0]);

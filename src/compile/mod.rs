@@ -107,6 +107,8 @@ pub enum Dom<const W: usize> {
     Range(i64, i64),
     /// A zone (read live).
     Zone(u16, u8),
+    /// A literal list (`Tables::lists`).
+    List(u32),
 }
 
 /// Where a local lives in the frame.
@@ -144,6 +146,10 @@ pub struct LineT<const W: usize> {
     pub cells: Vec<CellId>,
     /// The same cells as a set.
     pub set: Set<W>,
+    /// Its prefixes of 1 to `len - 1` cells, as lines.
+    pub prefixes: Vec<u32>,
+    /// 1: cell ids increase along it, 2: they decrease, 0: neither.
+    pub order: u8,
 }
 
 /// Per-game tables: the board's geometry and the game's constants, in the
@@ -195,6 +201,14 @@ pub struct Tables<const W: usize> {
     pub max_steps: u32,
     /// Most options one turn's search may explore.
     pub max_choices: u32,
+    /// `rays[c * dirs + d]`: the line from `c` in direction `d` to the edge.
+    pub rays: Vec<u32>,
+    /// The line of no cells.
+    pub empty_line: u32,
+    /// Literal lists, as words.
+    pub lists: Vec<Vec<i64>>,
+    /// Each variable of the position: (per player, a clock, first slot).
+    pub vars: Vec<(bool, bool, usize)>,
 }
 
 /// How much work a rule may do before it is stopped with an error.
@@ -267,9 +281,9 @@ impl<const W: usize> Tables<W> {
                     edge[d].insert(c);
                 } else {
                     back[d * cells + n as usize] = c;
-                    nbr[c as usize].insert(n);
                 }
             }
+            nbr[c as usize] = Set::from_cells(&b.neighbours(c));
         }
         let mut all = Set::EMPTY;
         for c in 0..cells as CellId {
@@ -278,7 +292,12 @@ impl<const W: usize> Tables<W> {
         let lines = b
             .lines
             .iter()
-            .map(|l| LineT { cells: l.cells.clone(), set: Set::from_cells(&l.set) })
+            .map(|l| LineT {
+                cells: l.cells.clone(),
+                set: Set::from_cells(&l.set),
+                prefixes: l.prefixes.clone(),
+                order: l.order,
+            })
             .collect();
         let file_rank: Vec<(i64, i64)> = (0..cells as CellId).map(|c| b.file_rank(c)).collect();
         let fmin = file_rank.iter().map(|x| x.0).min().unwrap_or(0);
@@ -292,7 +311,7 @@ impl<const W: usize> Tables<W> {
         }
         let nk = g.kinds.len();
         let mut shifts = Vec::new();
-        'len: for (k, range) in b.line_lengths() {
+        'len: for (k, range) in b.line_lengths().filter(|_| !b.axes().is_empty()) {
             let mut axes = Vec::new();
             for &a in b.axes() {
                 let mut delta = None;
@@ -324,6 +343,10 @@ impl<const W: usize> Tables<W> {
             shifts.push(LineShifts { range, k: k as usize, axes });
         }
         Tables {
+            rays: b.rays.clone(),
+            empty_line: b.empty_line.unwrap_or(0),
+            lists: g.lists.clone(),
+            vars: g.vars.iter().map(|v| (v.per_player, v.clock, v.base)).collect(),
             max_steps: effect::STEP_LIMIT,
             max_choices: crate::state::NODE_LIMIT,
             shifts,
@@ -360,6 +383,51 @@ impl<const W: usize> Tables<W> {
             return NO_CELL;
         }
         self.step.get(c as usize * self.dirs + d).copied().unwrap_or(NO_CELL)
+    }
+
+    /// The ray from `c` in direction `d` (the empty line from `none`).
+    #[inline(always)]
+    pub fn ray(&self, c: CellId, d: usize) -> u32 {
+        if c == NO_CELL {
+            return self.empty_line;
+        }
+        self.rays.get(c as usize * self.dirs + d).copied().unwrap_or(self.empty_line)
+    }
+
+    /// The first `k` cells of line `l`, as a line.
+    #[inline(always)]
+    pub fn prefix(&self, l: u32, k: usize) -> u32 {
+        match self.lines.get(l as usize) {
+            Some(line) if k < line.cells.len() => {
+                if k == 0 {
+                    self.empty_line
+                } else {
+                    line.prefixes.get(k - 1).copied().unwrap_or(l)
+                }
+            }
+            _ => l,
+        }
+    }
+
+    /// How many cells of line `l` come before its first cell in `s`
+    /// (its length when there is none): a bit scan on lines whose cell ids
+    /// run one way.
+    #[inline(always)]
+    pub fn before_first(&self, l: u32, s: Set<W>) -> usize {
+        let Some(line) = self.lines.get(l as usize) else { return 0 };
+        let hit = line.set.and(s);
+        match (hit.is_empty(), line.order) {
+            (true, _) => line.cells.len(),
+            (false, 1) => {
+                let c = hit.first().unwrap_or(0);
+                line.set.below(c).len()
+            }
+            (false, 2) => {
+                let c = hit.last().unwrap_or(0);
+                line.set.above(c).len()
+            }
+            _ => line.cells.iter().position(|&c| s.contains(c)).unwrap_or(line.cells.len()),
+        }
     }
 
     /// Index of a zone counter in a state's data.

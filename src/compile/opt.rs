@@ -197,9 +197,14 @@ fn reads_state(e: &Expr) -> bool {
             | Builtin::Groups
             | Builtin::First
             | Builtin::Last
-            | Builtin::Ply,
+            | Builtin::Ply
+            | Builtin::UpTo
+            | Builtin::Before
+            | Builtin::Repetitions,
             ..,
         ) => true,
+        // Variables are kept in the position.
+        Expr::Var(..) => true,
         // Iterating a zone reads its contents.
         Expr::Quant { domain, .. } if matches!(&**domain, Expr::Zone(..)) => true,
         _ => {
@@ -712,6 +717,16 @@ impl Facts {
         }
         self.with(x, Known::forget_contents);
     }
+    /// Local `x` got a new value: nothing is known about it any more, nor
+    /// about the slots that stood for it.
+    fn forget_slot(&mut self, x: Slot) {
+        let r = self.root(x);
+        self.known.remove(&r);
+        self.known.remove(&x);
+        self.distinct.retain(|&(a, b)| a != r && b != r && a != x && b != x);
+        self.alias.retain(|k, v| *k != x && *v != r && *v != x);
+    }
+
     /// Learns what condition `e` being `truth` says about cells.
     fn learn(&mut self, e: &Expr, truth: bool) {
         match e {
@@ -780,7 +795,9 @@ impl Facts {
             StmtKind::Choose { slot, domain, filter, .. } => {
                 choose_facts(self, *slot, domain, filter.as_ref())
             }
-            StmtKind::Require(c) => self.learn(c, true),
+            StmtKind::Require(c, _) => self.learn(c, true),
+            // A local that changes forgets what was known of it.
+            StmtKind::Assign(ir::Target::Local(x), _) => self.forget_slot(*x),
             StmtKind::Place { at, many: false, .. } => match local(at) {
                 Some(x) => {
                     self.touch(x);
@@ -816,12 +833,45 @@ impl Facts {
                 }
                 _ => self.forget_all(),
             },
+            // A change of kind or owner leaves cells as empty or occupied
+            // as they were; turn control and variables are not about cells.
             StmtKind::Let(..)
+            | StmtKind::Change { .. }
+            | StmtKind::NextTurn(_)
+            | StmtKind::Assign(ir::Target::Var(..), _)
             | StmtKind::Add { .. }
             | StmtKind::Take { .. }
             | StmtKind::Transfer { .. }
             | StmtKind::Shuffle(_) => {}
-            _ => self.forget_all(),
+            _ => {
+                self.forget_all();
+                // Locals changed inside (a loop's, a branch's) are unknown.
+                let mut changed = Vec::new();
+                assigned(std::slice::from_ref(s), &mut changed);
+                for x in changed {
+                    self.forget_slot(x);
+                }
+            }
+        }
+    }
+}
+
+/// The `let` locals that statements (and the blocks inside them) change.
+fn assigned(stmts: &[Stmt], out: &mut Vec<Slot>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign(ir::Target::Local(x), _) => out.push(*x),
+            StmtKind::If { then, otherwise, .. } => {
+                assigned(then, out);
+                assigned(otherwise, out);
+            }
+            StmtKind::Either { branches, .. } => branches.iter().for_each(|b| assigned(b, out)),
+            StmtKind::For { body, .. } | StmtKind::Block(_, body) => assigned(body, out),
+            StmtKind::While { pre, body, .. } => {
+                assigned(pre, out);
+                assigned(body, out);
+            }
+            _ => {}
         }
     }
 }
@@ -940,6 +990,17 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
     };
     match &s.kind {
         StmtKind::Let(_, e) => !may_fail(e),
+        StmtKind::Assign(t, e) => {
+            let ok = match t {
+                ir::Target::Local(x) => {
+                    f.forget_slot(*x);
+                    true
+                }
+                ir::Target::Var(_, p) => p.as_ref().is_none_or(some_player),
+            };
+            ok && !may_fail(e)
+        }
+        StmtKind::NextTurn(p) => some_player(p),
         StmtKind::Win(p) | StmtKind::Lose(p) => {
             if !some_player(p) {
                 return false;
@@ -977,6 +1038,13 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
                         .filter_map(|(s, k)| y.known.get(s).map(|j| (*s, k.meet(*j))))
                         .collect();
                     m.distinct = x.distinct.union(&y.distinct).copied().collect();
+                    // A local changed on either path is unknown after both.
+                    let mut changed = Vec::new();
+                    assigned(then, &mut changed);
+                    assigned(otherwise, &mut changed);
+                    for s in changed {
+                        m.forget_slot(s);
+                    }
                     Some(m)
                 }
             };

@@ -109,6 +109,47 @@ impl<const W: usize> Set<W> {
         None
     }
 
+    /// The largest cell, if any.
+    #[inline(always)]
+    pub fn last(self) -> Option<CellId> {
+        for i in (0..W).rev() {
+            if self.0[i] != 0 {
+                return Some((i as u32 * 64 + 63 - self.0[i].leading_zeros()) as CellId);
+            }
+        }
+        None
+    }
+
+    /// The cells of the set below cell `c`.
+    #[inline(always)]
+    pub fn below(self, c: CellId) -> Set<W> {
+        let mut out = self;
+        let (w, b) = ((c >> 6) as usize, c & 63);
+        for i in 0..W {
+            if i > w {
+                out.0[i] = 0;
+            } else if i == w {
+                out.0[i] &= (1u64 << b) - 1;
+            }
+        }
+        out
+    }
+
+    /// The cells of the set above cell `c`.
+    #[inline(always)]
+    pub fn above(self, c: CellId) -> Set<W> {
+        let mut out = self;
+        let (w, b) = ((c >> 6) as usize, c & 63);
+        for i in 0..W {
+            if i < w {
+                out.0[i] = 0;
+            } else if i == w {
+                out.0[i] &= if b == 63 { 0 } else { u64::MAX << (b + 1) };
+            }
+        }
+        out
+    }
+
     /// Removes and returns the smallest cell.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<CellId> {

@@ -200,7 +200,30 @@ impl<const W: usize> Compiler<'_, W> {
                 all.extend(self.stmt_fns(body));
                 effect::seq(all)
             }
-            StmtKind::Require(c) => effect::require(self.bool_(c), span),
+            StmtKind::Require(c, _) => effect::require(self.bool_(c), span),
+            StmtKind::Assign(crate::ir::Target::Local(slot), e) => {
+                let st = self.store(self.var(*slot), e);
+                Box::new(move |cx| {
+                    st(cx);
+                    if cx.fr.err.is_some() {
+                        Ctl::Error
+                    } else {
+                        Ctl::Next
+                    }
+                })
+            }
+            StmtKind::Assign(crate::ir::Target::Var(v, p), e) => {
+                let layout = self.t.vars.get(*v as usize).copied().unwrap_or_default();
+                let p = p.as_ref().map(|p| self.word(p));
+                effect::set_var(layout, p, self.word(e), span)
+            }
+            StmtKind::Change { at, kind, owner } => {
+                let at = self.word(at);
+                let kind = kind.as_ref().map(|k| self.word(k));
+                let owner = owner.as_ref().map(|o| self.word(o));
+                effect::change(at, kind, owner, span)
+            }
+            StmtKind::NextTurn(p) => effect::next_turn(self.word(p), span),
             StmtKind::Win(p) => effect::win(self.word(p), span),
             StmtKind::Lose(p) => effect::lose(self.word(p), span),
             StmtKind::Draw => effect::draw(),

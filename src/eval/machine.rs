@@ -492,6 +492,14 @@ fn next_elem<const W: usize>(cx: &mut Cx<'_, W>, dom: usize, idx: usize, var: Va
             put_w(cx, l as i64);
             true
         }
+        Dom::List(id) => match cx.t.lists.get(id as usize).and_then(|l| l.get(i)).copied() {
+            Some(w) => {
+                cx.fr.w[idx] += 1;
+                put_w(cx, w);
+                true
+            }
+            None => false,
+        },
         Dom::Range(a, b) => {
             let Some(x) = a.checked_add(i as i64) else { return false };
             if x > b {

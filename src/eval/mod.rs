@@ -47,6 +47,7 @@ impl State {
         let mut rng = crate::rng::Rng::new(seed);
         with_program!(g, p => {
             search::run_sampled(p, &p.setup, &mut s, &mut rng, "setup")?;
+            s.record(g);
             search::settle(p, &mut s)
         })?;
         Ok(s)

@@ -144,12 +144,12 @@ impl<const W: usize> Frame<W> {
     }
 }
 
-/// The turn finished: the next player moves, unless the game ended.
+/// The turn finished: the next player (the next seat, or the one a rule
+/// named) moves, unless the game ended.
 #[inline]
 pub fn advance(st: &mut State, players: usize) {
     if st.outcome.is_none() {
-        st.current = ((st.current as usize + 1) % players) as u8;
-        st.ply += 1;
+        st.advance(players);
     }
 }
 

@@ -61,6 +61,7 @@ pub fn explain(g: &Game, s: &State, input: &str) -> Result<Verdict, RunError> {
                     span: g.turn_span,
                     message: "the game is over".into(),
                     values: Vec::new(),
+                    said: false,
                 },
                 steps: Vec::new(),
             }],
@@ -97,6 +98,7 @@ pub fn explain(g: &Game, s: &State, input: &str) -> Result<Verdict, RunError> {
                             .join(", ")
                     ),
                     values: Vec::new(),
+                    said: false,
                 },
                 steps: Vec::new(),
             }],
@@ -178,6 +180,7 @@ fn go(
                             tokens[used..].join(" ")
                         ),
                         values: Vec::new(),
+                        said: false,
                     },
                     steps: x.trace,
                 });
@@ -188,6 +191,7 @@ fn go(
                 span,
                 message: "this way of playing the turn fails here".into(),
                 values: Vec::new(),
+                said: false,
             });
             found.attempts.push(Attempt { read, why, steps: x.trace });
         }
@@ -206,6 +210,7 @@ fn go(
                             tokens[used..].join(" ")
                         ),
                         values: Vec::new(),
+said: false,
                     },
                     steps: x.trace,
                 });
@@ -265,6 +270,7 @@ fn go(
                             tokens[used]
                         ),
                         values: Vec::new(),
+                        said: false,
                     },
                     steps: x.trace,
                 });

@@ -88,6 +88,7 @@ pub fn initial(g: &Game, seed: u64) -> Result<State, RunError> {
     loop {
         match run(g, &g.setup, &empty, &events)? {
             End::Done(mut s) => {
+                s.record(g);
                 settle(g, &mut s)?;
                 return Ok(s);
             }

@@ -57,12 +57,22 @@ pub enum Item {
     Action { name: Ident, params: Vec<Ident>, body: Block, span: Span },
     /// `setup { ... }`
     Setup(Block, Span),
-    /// `turn { ... }`
-    Turn(Block, Span),
+    /// `turn [phase] { ... }`
+    Turn(Option<Ident>, Block, Span),
     /// `on no moves { ... }`
     NoMoves(Block, Span),
     /// `at end { ... }`
     AtEnd(Block, Span),
+    /// `var name [per player] [: type] [= value]`, or `clock name [per
+    /// player] [= value]` (a number not compared by `repetitions`)
+    Var {
+        name: Ident,
+        per_player: bool,
+        ty: Option<Ident>,
+        value: Option<Expr>,
+        clock: bool,
+        span: Span,
+    },
 }
 
 /// Who may see the contents of a zone (everybody always sees its size).
@@ -85,6 +95,20 @@ pub enum BoardShape {
     HexHex { side: Expr },
     /// `hex W by H`: a rhombus of hexagons
     Rhombus { width: Expr, height: Expr },
+    /// `graph { points ... links ... lines ... }`
+    Graph(Graph),
+}
+
+/// A graph board as declared.
+#[derive(Debug, Clone, Default)]
+pub struct Graph {
+    /// `points a1 [at (x, y)], ...`
+    pub points: Vec<(Ident, Option<(i32, i32)>)>,
+    /// `links [d[/e]:] a-b-c, ...`: each chain with its direction names
+    /// (forward, backward).
+    pub links: Vec<(Option<Ident>, Option<Ident>, Vec<Ident>)>,
+    /// `lines a b c, ...`
+    pub lines: Vec<Vec<Ident>>,
 }
 
 /// `{ stmt* }`
@@ -150,6 +174,28 @@ pub enum StmtKind {
     Take { count: Option<Expr>, kind: Expr, zone: Expr },
     /// `name(args)`: run an action
     Call(Ident, Vec<Expr>),
+    /// `change C to K [of P]`, `change C to P`: the piece on C changes
+    /// kind and/or owner where it stands
+    Change { at: Expr, to: Expr, of: Option<Expr> },
+    /// `x = e`, `x += e`, `score(p) -= e`
+    Assign { name: Ident, player: Option<Expr>, op: AssignOp, value: Expr },
+    /// `next turn P`
+    NextTurn(Expr),
+    /// `again`: the same player moves next
+    Again,
+    /// `phase name`
+    Phase(Ident),
+}
+
+/// `=`, `+=` or `-=`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    /// `=`
+    Set,
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
 }
 
 /// How many pieces a `move ... from` moves.
@@ -220,6 +266,8 @@ pub enum BinOp {
     Div,
     /// `%`
     Rem,
+    /// `in`
+    In,
 }
 
 /// Quantifiers: `any x in D: P` and friends.
@@ -256,6 +304,12 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     /// `a + b`, `a and b`, ...
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `[a, b, c]`
+    List(Vec<Expr>),
+    /// `if C then A else B`
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `e[i]`
+    Index(Box<Expr>, Box<Expr>),
     /// `any x in D [where C]: P`
     Quant {
         quant: Quant,

@@ -29,7 +29,8 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::lt_op, Assoc::Left)
             | Op::infix(Rule::le_op, Assoc::Left)
             | Op::infix(Rule::gt_op, Assoc::Left)
-            | Op::infix(Rule::ge_op, Assoc::Left))
+            | Op::infix(Rule::ge_op, Assoc::Left)
+            | Op::infix(Rule::in_op, Assoc::Left))
         .op(Op::infix(Rule::add_op, Assoc::Left) | Op::infix(Rule::sub_op, Assoc::Left))
         .op(Op::infix(Rule::mul_op, Assoc::Left)
             | Op::infix(Rule::div_op, Assoc::Left)
@@ -183,11 +184,11 @@ impl Lower {
             }
             Rule::param_decl => {
                 let name = self.ident(next(&mut inner, Rule::ident));
-                let value = self.expr(next(&mut inner, Rule::expr));
+                let value = self.expr(next(&mut inner, Rule::pexpr));
                 let range = match inner.next() {
                     Some(lo) => {
                         let lo = self.expr(lo);
-                        let hi = self.expr(next(&mut inner, Rule::expr));
+                        let hi = self.expr(next(&mut inner, Rule::pexpr));
                         Some((lo, hi))
                     }
                     None => None,
@@ -209,6 +210,7 @@ impl Lower {
                         let height = self.expr(next(&mut i, Rule::expr));
                         BoardShape::Rhombus { width, height }
                     }
+                    Some(s) if s.as_rule() == Rule::graph_board => BoardShape::Graph(self.graph(s)),
                     Some(s) => {
                         let mut i = s.into_inner();
                         BoardShape::HexHex { side: self.expr(next(&mut i, Rule::expr)) }
@@ -287,7 +289,25 @@ impl Lower {
                 Item::Action { name, params, body, span: sp }
             }
             Rule::setup_decl => Item::Setup(self.block(next(&mut inner, Rule::block)), sp),
-            Rule::turn_decl => Item::Turn(self.block(next(&mut inner, Rule::block)), sp),
+            Rule::turn_decl => {
+                let phase = match inner.peek().map(|p| p.as_rule()) {
+                    Some(Rule::ident) => Some(self.ident(next(&mut inner, Rule::ident))),
+                    _ => None,
+                };
+                Item::Turn(phase, self.block(next(&mut inner, Rule::block)), sp)
+            }
+            Rule::var_decl | Rule::clock_decl => {
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let (mut per_player, mut ty, mut value) = (false, None, None);
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::per_player => per_player = true,
+                        Rule::ident => ty = Some(self.ident(q)),
+                        _ => value = Some(self.expr(q)),
+                    }
+                }
+                Item::Var { name, per_player, ty, value, clock: rule == Rule::clock_decl, span: sp }
+            }
             Rule::nomoves_decl => Item::NoMoves(self.block(next(&mut inner, Rule::block)), sp),
             Rule::atend_decl => Item::AtEnd(self.block(next(&mut inner, Rule::block)), sp),
             r => panic!("grammar/lowering mismatch: unexpected item {r:?}"),
@@ -517,6 +537,32 @@ impl Lower {
                 };
                 StmtKind::Call(name, args)
             }
+            Rule::change_stmt => {
+                let at = self.expr(next(&mut inner, Rule::expr));
+                let to = self.expr(next(&mut inner, Rule::expr));
+                let of = inner.next().map(|o| self.expr(next(&mut o.into_inner(), Rule::expr)));
+                StmtKind::Change { at, to, of }
+            }
+            Rule::next_stmt => {
+                let _ = next(&mut inner, Rule::next_turn);
+                StmtKind::NextTurn(self.expr(next(&mut inner, Rule::expr)))
+            }
+            Rule::again_stmt => StmtKind::Again,
+            Rule::phase_stmt => StmtKind::Phase(self.ident(next(&mut inner, Rule::ident))),
+            Rule::assign_stmt => {
+                let name = self.ident(next(&mut inner, Rule::ident));
+                let player = match inner.peek().map(|p| p.as_rule()) {
+                    Some(Rule::expr) => Some(self.expr(next(&mut inner, Rule::expr))),
+                    _ => None,
+                };
+                let op = match next(&mut inner, Rule::assign_op).as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                let value = self.expr(next(&mut inner, Rule::expr));
+                StmtKind::Assign { name, player, op, value }
+            }
             r => panic!("grammar/lowering mismatch: unexpected statement {r:?}"),
         };
         Stmt { kind, span: sp }
@@ -610,12 +656,58 @@ impl Lower {
                     Rule::mul_op => BinOp::Mul,
                     Rule::div_op => BinOp::Div,
                     Rule::mod_op => BinOp::Rem,
+                    Rule::in_op => BinOp::In,
                     r => panic!("grammar/lowering mismatch: operator {r:?}"),
                 };
                 let e = Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span: sp };
                 cap(e, 1 + hl.max(hr), dl.or(dr), span(&op))
             })
             .parse(pairs)
+    }
+
+    /// `graph { points ... links ... lines ... }`
+    fn graph(&mut self, p: Pair<Rule>) -> Graph {
+        let mut g = Graph::default();
+        for part in p.into_inner() {
+            match part.as_rule() {
+                Rule::points_decl => {
+                    for pt in part.into_inner() {
+                        let mut i = pt.into_inner();
+                        let name = self.ident(next(&mut i, Rule::ident));
+                        let at = i.next().map(|c| {
+                            let mut xy = c.into_inner();
+                            let x = self.signed(next(&mut xy, Rule::signed));
+                            let y = self.signed(next(&mut xy, Rule::signed));
+                            (x, y)
+                        });
+                        g.points.push((name, at));
+                    }
+                }
+                Rule::links_decl => {
+                    let mut dirs = (None, None);
+                    for q in part.into_inner() {
+                        match q.as_rule() {
+                            Rule::link_dirs => {
+                                let mut i = q.into_inner();
+                                dirs.0 = Some(self.ident(next(&mut i, Rule::ident)));
+                                dirs.1 = i.next().map(|b| self.ident(b));
+                            }
+                            _ => {
+                                let chain = q.into_inner().map(|x| self.ident(x)).collect();
+                                g.links.push((dirs.0.clone(), dirs.1.clone(), chain));
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    for l in part.into_inner() {
+                        let ids: Vec<Ident> = l.into_inner().map(|x| self.ident(x)).collect();
+                        g.lines.push(ids);
+                    }
+                }
+            }
+        }
+        g
     }
 
     fn primary(&mut self, p: Pair<Rule>) -> (Expr, usize) {
@@ -636,6 +728,47 @@ impl Lower {
             },
             Rule::ident => ExprKind::Name(p.as_str().to_string()),
             Rule::expr => return self.expr_h(p),
+            Rule::indexed => {
+                let mut inner = p.into_inner();
+                let Some(first) = inner.next() else {
+                    panic!("grammar/lowering mismatch: indexed")
+                };
+                let (mut e, mut h) = self.primary(first);
+                // Most values have no index: they are the atom itself.
+                for ix in inner {
+                    let isp = span(&ix);
+                    let (i, hi) = match ix.into_inner().next() {
+                        Some(x) => self.expr_h(x),
+                        None => panic!("grammar/lowering mismatch: index"),
+                    };
+                    h = 1 + h.max(hi);
+                    let sp2 = e.span.to(isp);
+                    e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(i)), span: sp2 };
+                }
+                return (e, h);
+            }
+            Rule::cond => {
+                let mut parts = Vec::new();
+                for e in p.into_inner() {
+                    let (a, ha) = self.expr_h(e);
+                    h = h.max(ha + 1);
+                    parts.push(Box::new(a));
+                }
+                let (Some(c), Some(a), Some(b)) = (parts.first(), parts.get(1), parts.get(2))
+                else {
+                    panic!("grammar/lowering mismatch: if-then-else")
+                };
+                ExprKind::Cond(c.clone(), a.clone(), b.clone())
+            }
+            Rule::list => {
+                let mut items = Vec::new();
+                for e in p.into_inner() {
+                    let (a, ha) = self.expr_h(e);
+                    h = h.max(ha + 1);
+                    items.push(a);
+                }
+                ExprKind::List(items)
+            }
             Rule::call => {
                 let mut inner = p.into_inner();
                 let name = self.ident(next(&mut inner, Rule::ident));

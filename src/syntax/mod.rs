@@ -151,7 +151,32 @@ fn rule_name(rule: &Rule) -> String {
         Rule::either_stmt => "a statement",
         Rule::as_clause => "`as`",
         Rule::of_clause => "`of`",
-        Rule::call_stmt => "a statement",
+        Rule::call_stmt
+        | Rule::change_stmt
+        | Rule::next_stmt
+        | Rule::again_stmt
+        | Rule::phase_stmt
+        | Rule::assign_stmt => "a statement",
+        Rule::next_turn => "a statement",
+        Rule::assign_op => "`=`",
+        Rule::in_op => "an operator",
+        Rule::in_kw => "`in`",
+        Rule::index => "an operator",
+        Rule::indexed | Rule::atom => "a value",
+        Rule::list => "a list `[a, b, ...]`",
+        Rule::cond => "`if ... then ... else ...`",
+        Rule::var_decl => "`var`",
+        Rule::clock_decl => "`clock`",
+        Rule::graph_board => "`graph { ... }`",
+        Rule::graph_part => "`points`, `links` or `lines`",
+        Rule::points_decl => "`points`",
+        Rule::point => "a point",
+        Rule::links_decl => "`links`",
+        Rule::link_dirs => "direction names",
+        Rule::chain => "a chain of points `a-b-c`",
+        Rule::lines_decl => "`lines`",
+        Rule::line_def => "a line of points",
+        Rule::graph_word => "`points`, `links` or `lines`",
         Rule::let_stmt
         | Rule::choose_stmt
         | Rule::random_stmt
@@ -168,7 +193,8 @@ fn rule_name(rule: &Rule) -> String {
         | Rule::move_stmt
         | Rule::add_stmt
         | Rule::take_stmt => "a statement",
-        Rule::expr => "an expression",
+        Rule::expr | Rule::pexpr => "an expression",
+        Rule::pinfix => "an operator",
         Rule::not_op => "`not`",
         Rule::neg_op => "`-`",
         Rule::or_op | Rule::and_op => "an operator",

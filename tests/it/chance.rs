@@ -185,3 +185,98 @@ fn the_same_seed_deals_alike_and_a_deal_holds_no_future() {
     let deck = text.lines().find(|l| l.starts_with("draw_pile")).unwrap();
     assert!(deck.starts_with("draw_pile |"), "{deck}");
 }
+
+/// Chance around the newer statements: a roll, then a variable, a local
+/// carried through a loop, a draw from a face-down bag (revealed before
+/// the `change` that reads it), `again`, and a phase. Also in the
+/// cross-check (compiled against the reference).
+pub const ROLL_AGAIN: &str = r#"
+game "Roll again"
+players A, B
+board square 4 by 4 with 4 neighbours
+piece Stone "s"
+piece Big "b"
+var rolled per player = 0
+clock takes
+zone bag shared ordered hidden
+zone hand per player
+setup {
+    add 2 Stone to bag
+    add 2 Big to bag
+    shuffle bag
+    place Stone of B at [a4, d4]
+}
+turn rolling {
+    random d in range(1, 3) as "roll"
+    rolled(me) += d
+    choose c in cells where empty(c)
+    let x = c
+    let k = 1
+    while k < d and empty(step(x, n)) {
+        x = step(x, n)
+        k += 1
+    }
+    place Stone at x
+    if d == 3 and count(bag) > 0 {
+        move first(bag) from bag to hand(me)
+        if count(hand(me), Big) > 0 {
+            change x to Big
+        }
+    }
+    if rolled(me) >= 8 {
+        phase taking
+    }
+    if d == 3 {
+        again
+    }
+}
+turn taking {
+    choose c in pieces(opponent)
+    require kind(c) == Stone else "only a stone changes hands"
+    change c to me
+    takes += 1
+    if size(pieces(me)) >= 9 {
+        win me
+    } else if takes >= 20 {
+        draw
+    }
+}
+on no moves { draw }
+"#;
+
+#[test]
+fn a_roll_then_variables_loops_draws_change_and_again() {
+    let g = game_text(ROLL_AGAIN).unwrap();
+    let s = start(&g);
+    assert_eq!(s.turn(), Turn::Chance);
+    // A rolls 3: three cells up from a1 (a2, a3, then a4 is taken: a3).
+    // A turn under way is kept as its start and its events: the board at
+    // the stop is its view.
+    let s = crate::play(&g, &s, "roll 3");
+    let view = tabula::interp::reference::view(&g, &s).unwrap();
+    assert!(view.to_text(&g).contains("rolled A 3"), "{}", view.to_text(&g));
+    let s = crate::play(&g, &s, "a1");
+    let view = tabula::interp::reference::view(&g, &s).unwrap();
+    assert_eq!(crate::at(&g, &view, "a3"), "A Stone");
+    assert_eq!(crate::at(&g, &view, "a1"), "-");
+    // The draw from the bag is a chance node of its own.
+    assert_eq!(s.turn(), Turn::Chance);
+    let outcomes = s.chance_outcomes(&g).unwrap();
+    assert_eq!(outcomes.iter().map(|o| o.1).sum::<u32>(), 4);
+    let drew_big = outcomes
+        .iter()
+        .find(|(m, _)| State::move_text(&g, m).contains('b'))
+        .map(|(m, _)| m.clone())
+        .unwrap();
+    let s = s.play(&g, &drew_big).unwrap();
+    // A Big drawn: the stone on a3 became a Big, and A rolls again.
+    assert_eq!(crate::at(&g, &s, "a3"), "A Big");
+    assert_eq!(s.current(), 0);
+    assert_eq!(s.turn(), Turn::Chance);
+    // A roll of 1 places where chosen, and B is next.
+    let s = crate::play(&g, &s, "roll 1");
+    let s = crate::play(&g, &s, "b1");
+    assert_eq!(crate::at(&g, &s, "b1"), "A Stone");
+    assert_eq!(s.current(), 1);
+    assert!(s.to_text(&g).contains("rolled A 4"), "{}", s.to_text(&g));
+}

@@ -41,6 +41,11 @@ fn cases() -> Vec<(String, Game)> {
                   if count(score(me), Point) >= 5 { win me }\n\
                 }";
     out.push(("dice".into(), crate::game_text(dice).expect("dice game")));
+    out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
+    out.push((
+        "roll again".into(),
+        crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
+    ));
     out
 }
 

@@ -212,3 +212,334 @@ fn cell_names_are_values() {
     let g = g("square 3 by 3 with 8 neighbours", "setup { place Stone at b2 }\nturn { choose c in neighbours(b2) where empty(step(c, n))  place Stone at c }");
     assert_eq!(moves(&g, &start(&g)), ["a1", "c1", "a2", "c2"]);
 }
+
+/// A game that uses the newer features together (also in the cross-check):
+/// phases, variables of the game and of each player, a clock, assignable
+/// locals carried through `while` and `for`, rays with `upto`/`before`,
+/// `first`/`last` and indexing, lists of cells, kinds, players and numbers
+/// (also in `place`), `in`, change in place, `again` and `next turn`,
+/// `require ... else`, `if ... then ... else`, `repetitions`.
+pub const FEATURES: &str = r#"
+game "features"
+players A, B, C
+board square 5 by 5 with 8 neighbours
+piece Stone "s"
+piece Crown "c"
+var score per player = 0
+var moved: cell
+clock calm
+
+setup {
+    place Crown of C at [c1, c5]
+}
+
+turn opening {
+    choose c in [a1, e1, a5, e5, c3, b2] where empty(c)
+    place Stone at c
+    moved = c
+    if (count x in cells: occupied(x)) >= 6 {
+        phase middle
+    }
+}
+
+turn middle {
+    choose c in pieces(me) where c != moved or me in [C]
+    choose d in dirs where size(before(ray(c, d))) > 0
+    // Slide as far as the pieces let, counting the cells crossed.
+    let n = 0
+    let x = c
+    while empty(step(x, d)) {
+        x = step(x, d)
+        n += 1
+    }
+    require x == last(before(ray(c, d))) and n == size(before(ray(c, d))) else "slides to the first piece"
+    move c to x
+    moved = x
+    let free = 0
+    for y in ray(x, d) where empty(y) {
+        free += 1
+    }
+    score(me) += n + free % 2
+    let hit = last(upto(ray(x, d)))
+    if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
+        change hit to me
+    }
+    if kind(x) == Stone and (rank(x) in [1, 5] or ray(c, d)[2] == x) {
+        change x to Crown of me
+    }
+    calm += 1
+    if score(me) >= if me == A then 14 else 12 {
+        win me
+    }
+    if repetitions >= 3 or calm >= 60 {
+        draw
+    }
+    if n == 1 {
+        again
+    } else if n >= 3 {
+        next turn next(next(me))
+    }
+}
+"#;
+
+#[test]
+fn locals_change_and_carry_state_through_a_loop() {
+    // The cells a slide crosses, counted in a `while`.
+    let game = g(
+        "square 5 by 1 with 4 neighbours",
+        "var crossed = 0\n\
+         setup { place Stone of A at a1  place Stone of B at e1 }\n\
+         turn { choose c in pieces(me)\n let x = c\n let n = 0\n\
+         while empty(step(x, e)) { x = step(x, e)  n += 1 }\n\
+         require n > 0\n move c to x\n crossed = n }",
+    );
+    let s = start(&game);
+    assert_eq!(moves(&game, &s), vec!["a1"]);
+    let s = play(&game, &s, "a1");
+    assert_eq!(crate::at(&game, &s, "d1"), "A Stone");
+    assert!(s.to_text(&game).contains("crossed 3"));
+}
+
+#[test]
+fn variables_of_each_player_are_part_of_the_position() {
+    let game = g(
+        "square 3 by 1",
+        "var score per player = 0\n\
+         turn { choose c in cells where empty(c)\n place Stone at c\n score(me) += file(c)\n\
+         if score(me) >= 3 { win me } }",
+    );
+    let s = play(&game, &start(&game), "c1");
+    assert!(s.to_text(&game).contains("score A 3"));
+    assert_eq!(crate::outcome(&game, &s), "A wins");
+    let t = position(&game, "score B 2\n");
+    assert_ne!(t, start(&game));
+    assert!(tabula::render(&game, &t).contains("score: A 0, B 2"));
+    // JSON names the variable, its player and its value; it reads back.
+    let json = serde_json::to_value(tabula::wire::StateRepr::new(&game, &t)).unwrap();
+    assert_eq!(json["vars"], serde_json::json!([{"name": "score", "player": "B", "value": "2"}]));
+    let back: tabula::wire::StateRepr = serde_json::from_value(json).unwrap();
+    assert_eq!(back.to_state(&game).unwrap(), t);
+}
+
+#[test]
+fn a_for_loop_carries_a_local_from_round_to_round() {
+    // The mover scores the number of its pieces in the column it plays:
+    // counted by a local that each round of the `for` adds to.
+    let game = g(
+        "square 2 by 3",
+        "var last = 0
+         setup { place Stone of A at [a1, a2]  place Stone of B at b1 }
+         turn { choose c in cells where empty(c)
+ place Stone at c
+         let n = 0
+ for x in cells where file(x) == file(c) and owner(x) == me { n += 1 }
+         last = n }",
+    );
+    let s = play(&game, &start(&game), "a3");
+    assert!(s.to_text(&game).contains("last 3"), "{}", s.to_text(&game));
+    let s = play(&game, &start(&game), "b2");
+    assert!(s.to_text(&game).contains("last 1"), "{}", s.to_text(&game));
+}
+
+#[test]
+fn a_graph_board_without_a_layout() {
+    // A triangle with a tail; directions on two links only.
+    let game = g(
+        "graph {\n points top left right tail\n links cw/ccw: top-right-left-top\n links left-tail\n lines top right left\n }",
+        "setup { place Stone of B at right }\n\
+         turn { choose c in [first(ray(top, cw)), last(ray(top, cw)), ray(top, ccw)[1]] where empty(c)\n\
+         place Stone at c }",
+    );
+    let b = &game.board;
+    let c = |n: &str| b.cell(n).unwrap();
+    assert_eq!(b.neighbours(c("left")).len(), 3);
+    assert_eq!(b.neighbours(c("tail")).len(), 1);
+    assert_eq!(b.dir_names, vec!["cw", "ccw"]);
+    // The cw ray from top is right, left (a ray stops before it comes
+    // back to a cell it has passed); the ccw ray starts at left. Right
+    // is taken: left is the one move.
+    assert_eq!(moves(&game, &start(&game)), vec!["left"]);
+    // Drawn in a row, in point order.
+    let pic = tabula::render::render(&game, &start(&game));
+    assert!(pic.contains("top") && pic.contains("tail"), "{pic}");
+    // The one declared line of three points has two windows of two.
+    let game = g(
+        "graph {\n points top left right tail\n links top-right-left-top\n links left-tail\n lines top right left\n }",
+        "turn { choose l in lines(2)\n pass }",
+    );
+    assert_eq!(moves(&game, &start(&game)), vec!["top-right", "right-left"]);
+}
+
+#[test]
+fn rays_upto_before_first_last_and_index() {
+    let game = g(
+        "square 6 by 1 with 4 neighbours",
+        "setup { place Stone of B at e1 }\n\
+         turn { choose c in before(ray(a1, e))\n place Stone at c }",
+    );
+    let s = start(&game);
+    assert_eq!(moves(&game, &s), vec!["b1", "c1", "d1"]);
+    let game = g(
+        "square 6 by 1 with 4 neighbours",
+        "setup { place Stone of B at [b1, d1, e1] }\n\
+         turn { choose c in [last(upto(ray(a1, e))), first(ray(a1, e)), ray(a1, e)[3], ray(f1, e)[1]]\n\
+         remove c }",
+    );
+    let s = start(&game);
+    // last(upto(...)) is the first piece, b1; ray(a1, e)[3] is d1; off the edge is none.
+    assert_eq!(moves(&game, &s), vec!["b1", "d1"]);
+}
+
+#[test]
+fn lists_of_cells_kinds_and_players() {
+    let game = game_text(
+        "players A, B\npiece Stone \"s\"\npiece Gem \"g\"\nboard square 4 by 4\n\
+         setup { place Gem of B at [a4, d1] }\n\
+         turn { choose k in [Gem, Stone]\n choose c in [a1, b1, d1] where empty(c)\n place k at c\n\
+         if k in [Gem] and me in [A] { pass } }",
+    )
+    .unwrap();
+    let s = start(&game);
+    assert_eq!(crate::at(&game, &s, "a4"), "B Gem");
+    assert_eq!(moves(&game, &s), vec!["g a1", "g b1", "s a1", "s b1"]);
+}
+
+#[test]
+fn change_in_place() {
+    let game = game_text(
+        "players A, B\npiece Man \"m\"\npiece King \"k\"\nboard square 3 by 3\n\
+         turn { choose c in pieces(opponent)\n change c to me\n\
+         for x in pieces(me) where rank(x) == 3 { change x to King } }",
+    )
+    .unwrap();
+    let s = position(&game, "B Man a3 b1\n");
+    let s = play(&game, &s, "a3");
+    assert_eq!(crate::at(&game, &s, "a3"), "A King");
+    assert_eq!(crate::at(&game, &s, "b1"), "B Man");
+}
+
+#[test]
+fn again_and_next_turn() {
+    let game = game_text(
+        "players A, B, C\npiece Stone \"s\"\nboard square 4 by 1\n\
+         turn { choose c in cells where empty(c)\n place Stone at c\n\
+         if c == a1 { again } else if c == b1 { next turn C } }",
+    )
+    .unwrap();
+    let s = play(&game, &start(&game), "a1");
+    assert_eq!(s.current(), 0, "A moves again");
+    let s = play(&game, &s, "b1");
+    assert_eq!(s.current(), 2, "then C");
+    let s = play(&game, &s, "c1");
+    assert_eq!(s.current(), 0, "then the next seat");
+}
+
+#[test]
+fn phases_placing_then_moving() {
+    let game = game_text(
+        "players A, B\npiece Stone \"s\"\nboard square 4 by 1 with 4 neighbours\n\
+         turn placing { choose c in cells where empty(c)\n place Stone at c\n\
+         if (count x in cells: occupied(x)) == 2 { phase moving } }\n\
+         turn moving { choose c in pieces(me)\n choose d in neighbours(c) where empty(d)\n move c to d }",
+    )
+    .unwrap();
+    let s = play(&game, &start(&game), "a1");
+    assert_eq!(moves(&game, &s).len(), 3);
+    let s = play(&game, &s, "d1");
+    assert!(s.to_text(&game).contains("phase moving"));
+    assert_eq!(moves(&game, &s), vec!["a1 b1"]);
+    assert!(tabula::render(&game, &s).contains("phase: moving"));
+}
+
+#[test]
+fn require_else_message_explains() {
+    let game = g(
+        "square 3 by 1",
+        "turn { choose c in cells where empty(c)\n require c != b1 else \"the middle is not allowed\"\n place Stone at c }",
+    );
+    let s = start(&game);
+    let tabula::interp::Verdict::Illegal { attempts } =
+        tabula::interp::explain(&game, &s, "b1").expect("explain")
+    else {
+        panic!("b1 is illegal")
+    };
+    let text = crate::render_problems(
+        &attempts.iter().map(|a| a.to_problem(&game, "b1")).collect::<Vec<_>>(),
+    );
+    assert!(text.contains("the middle is not allowed"), "{text}");
+}
+
+#[test]
+fn if_then_else_expressions() {
+    let game = g(
+        "square 3 by 3 with 8 neighbours",
+        "def home = if me == A then 1 else 3\n\
+         turn { choose c in cells where empty(c) and rank(c) == home\n place Stone at c }",
+    );
+    assert_eq!(moves(&game, &start(&game)), vec!["a1", "b1", "c1"]);
+    let s = play(&game, &start(&game), "a1");
+    assert_eq!(moves(&game, &s), vec!["a3", "b3", "c3"]);
+}
+
+/// The cross-check runs random games of [`FEATURES`]; this shows those
+/// games reach what they are meant to exercise: the second phase, a player
+/// moving again, a seat skipped, a piece crowned in place, a flipped
+/// stone, and an end.
+#[test]
+fn random_feature_games_reach_every_feature() {
+    let game = game_text(FEATURES).unwrap();
+    let crown = game.kinds.iter().position(|k| k.name == "Crown").unwrap() as u16;
+    let (mut middle, mut again, mut skip, mut crowned, mut flipped, mut ended) =
+        (false, false, false, false, false, false);
+    for seed in 0..6 {
+        let mut rng = tabula::rng::Rng::new(seed);
+        let mut s = start(&game);
+        for _ in 0..400 {
+            let ms = s.legal_moves(&game).unwrap();
+            if ms.is_empty() {
+                ended = true;
+                break;
+            }
+            let mover = s.current();
+            let stones = |s: &tabula::State, p: u8| {
+                (0..game.board.len() as u16)
+                    .filter(|&c| s.piece(&game, c).is_some_and(|(q, k)| q == p && k != crown))
+                    .count()
+            };
+            let before: Vec<usize> = (0..3).map(|p| stones(&s, p)).collect();
+            let crowns = |s: &tabula::State| {
+                (0..game.board.len() as u16)
+                    .filter(|&c| s.piece(&game, c).is_some_and(|(_, k)| k == crown))
+                    .count()
+            };
+            let c0 = crowns(&s);
+            let t = s.play(&game, &ms[rng.below(ms.len())]).unwrap();
+            middle |= t.to_text(&game).contains("phase middle");
+            if t.ended().is_none() {
+                again |= t.current() == mover;
+                skip |= t.current() == (mover + 2) % 3;
+            }
+            crowned |= crowns(&t) > c0;
+            // No rule removes a piece: another player has fewer stones only
+            // when one of them changed hands.
+            let after: Vec<usize> = (0..3).map(|p| stones(&t, p)).collect();
+            flipped |= (0..3u8).any(|p| p != mover && after[p as usize] < before[p as usize]);
+            s = t;
+        }
+    }
+    assert!(
+        middle && again && skip && crowned && flipped && ended,
+        "phase {middle}, again {again}, skip {skip}, crown {crowned}, flip {flipped}, end {ended}"
+    );
+}
+
+#[test]
+fn a_name_may_start_with_in_after_none() {
+    // `none` then `def in_...`: no quantifier `none def in ...` is read.
+    let game = g(
+        "square 2 by 1",
+        "def nobody = none\ndef in_corner(c) = file(c) == 1\n\
+         turn { choose c in cells where in_corner(c) and owner(c) == nobody\n place Stone at c }",
+    );
+    assert_eq!(moves(&game, &start(&game)), vec!["a1"]);
+}

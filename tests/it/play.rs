@@ -355,3 +355,35 @@ fn undo_draws_again() {
     assert_eq!(out.matches("Ann plays collect ant").count(), 12);
     assert!(hands.len() > 1, "the same hand after every redo: {hands:?}");
 }
+
+#[test]
+fn an_illegal_move_at_the_prompt_gives_the_rules_own_words() {
+    // After 1. e4 e5 2. Qh5, f7-f6 leaves the black king attacked from h5:
+    // chess says why in its `require ... else "..."`.
+    let o = tabula(
+        &["play", "games/chess.game", "--seat", "1=human", "--seat", "2=human"],
+        "e2 e4\ne7 e5\nd1 h5\nf7 f6\nd8 e7\nquit\n",
+    );
+    let s = String::from_utf8_lossy(&o.stdout);
+    let line = std::fs::read_to_string(crate::root().join("games/chess.game"))
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("else \"this leaves your king in check\""))
+        .unwrap()
+        + 1;
+    assert!(
+        s.contains(&format!(
+            "`f7 f6` is not a legal move here (26 legal moves; `moves` lists them)\n\
+             the rules say: this leaves your king in check (line {line}); type `why` for the details"
+        )),
+        "{s}"
+    );
+    assert!(s.contains("Black plays d8 e7"), "{s}");
+    // A move no `require` with a message rejects keeps the plain hint.
+    let o = tabula(
+        &["play", "games/chess.game", "--seat", "1=human", "--seat", "2=human"],
+        "e2 e5\nquit\n",
+    );
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("(type `why` to see which rule rejects it)"), "{s}");
+}

@@ -384,3 +384,35 @@ fn the_work_limits_can_be_set() {
     assert!(e.message.contains("more than 10 choices"), "{}", e.message);
     assert_eq!(crate::start(&g).legal_moves(&g).unwrap().len(), 36);
 }
+
+#[test]
+fn assignments_and_rays_keep_to_the_step_budget_and_overflow_checks() {
+    // A loop that only changes a local runs forever: stopped at the loop.
+    // A local doubled in a loop overflows: stopped at the assignment. A
+    // variable of the position overflows the same way. Both evaluators.
+    for (body, at, what) in [
+        ("let n = 0\nwhile true { n += 1 }\npass", "while true", "steps"),
+        ("let n = 1\nwhile n > 0 { n += n }\npass", "n += n", "overflow"),
+        ("let x = a1\nwhile true { x = last(ray(x, e)) }\npass", "while true", "steps"),
+        ("let n = 2000000000 * 2000000000\nwhile true { n = n * 3 }\npass", "n * 3", "overflow"),
+    ] {
+        let g = runaway(body);
+        let e = crate::start(&g).legal_moves(&g).expect_err(body);
+        assert!(e.message.contains(what), "{body}: {}", e.message);
+        assert!(pointed(&g, &e).starts_with(at), "{body}: `{}`", pointed(&g, &e));
+        let r = tabula::interp::reference::legal_moves(&g, &crate::start(&g)).expect_err(body);
+        assert!(r.message.contains(what), "{body}: {}", r.message);
+        assert_eq!(pointed(&g, &r), pointed(&g, &e), "{body}: the reference");
+    }
+    let text = "players A, B\nboard square 2 by 1\npiece Stone\nvar total = 0\n\
+                turn { total += 2000000000 * 2000000000\n total += total\n pass }\n";
+    let g = crate::game_text(text).unwrap();
+    // 4e18 doubled is 8e18, under 2^63; the next turn's 4e18 more is not.
+    let s = crate::play(&g, &crate::start(&g), "pass");
+    assert!(s.to_text(&g).contains("total 8000000000000000000"), "{}", s.to_text(&g));
+    let e = s.legal_moves(&g).expect_err("overflow");
+    assert!(e.message.contains("overflow"), "{}", e.message);
+    assert!(pointed(&g, &e).starts_with("total += 2000000000"), "`{}`", pointed(&g, &e));
+    let r = tabula::interp::reference::legal_moves(&g, &s).expect_err("overflow");
+    assert!(r.message.contains("overflow"), "{}", r.message);
+}

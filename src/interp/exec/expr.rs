@@ -47,6 +47,11 @@ impl Exec<'_, '_> {
                 let seq = &self.st.seqs[self.g.sequence(z, p)];
                 seq.nth(i).map(|k| (Value::Kind(k), i + 1))
             }
+            Value::KindList(l) | Value::PlayerList(l) | Value::DirList(l) | Value::IntList(l) => {
+                let ty = d.ty().elem().unwrap_or(crate::ir::Ty::Int);
+                let w = *self.g.lists.get(l as usize)?.get(i)?;
+                Some((crate::compile::expr::word_value(ty, w), i + 1))
+            }
             Value::Zone(_, NONE8) => None,
             Value::Zone(z, p) => (i..self.g.kinds.len())
                 .find(|&k| self.st.data[self.g.board.len() + self.g.counter(z, p, k as u16)] > 0)
@@ -323,6 +328,22 @@ impl Exec<'_, '_> {
                 },
             },
             Expr::Lines(a, b) => Value::Lines(*a, *b),
+            Expr::Var(v, ty, p) => {
+                let p = match p {
+                    Some(p) => match self.eval(p)? {
+                        Value::Player(NONE8) => {
+                            return Ok(crate::compile::expr::word_value(
+                                *ty,
+                                crate::compile::expr::none_word(*ty),
+                            ))
+                        }
+                        Value::Player(p) => p,
+                        _ => return Err(bug(Span::default())),
+                    },
+                    None => 0,
+                };
+                crate::compile::expr::word_value(*ty, self.st.var(self.g, *v, p))
+            }
             Expr::Inline(binds, body, _) => {
                 for (slot, e) in binds.iter() {
                     self.frame.slots[*slot as usize] = self.eval(e)?;
@@ -591,6 +612,77 @@ impl Exec<'_, '_> {
                 Value::Cell(g.board.cell_at(file, rank))
             }
             Builtin::Ply => Value::Int(i64::from(self.st.ply)),
+            Builtin::Repetitions => Value::Int(self.st.repetitions(g.players.len())),
+            Builtin::Cond => {
+                if self.truth(&args[0])? {
+                    self.eval(&args[1])?
+                } else {
+                    self.eval(&args[2])?
+                }
+            }
+            Builtin::Ray => {
+                let c = self.cell(&args[0])?;
+                let Value::Dir(d) = self.eval(&args[1])? else { return Err(bug(Span::default())) };
+                Value::Line(g.board.ray(c, d as usize))
+            }
+            Builtin::UpTo | Builtin::Before => {
+                let Value::Line(l) = self.eval(&args[0])? else {
+                    return Err(bug(Span::default()));
+                };
+                // Walk the line to its first occupied cell.
+                let cells = &g.board.lines[l as usize].cells;
+                let k = cells
+                    .iter()
+                    .position(|&c| self.st.data[c as usize] != 0)
+                    .unwrap_or(cells.len());
+                let k = if f == Builtin::UpTo { k + 1 } else { k };
+                Value::Line(g.board.prefix(l, k))
+            }
+            Builtin::LineFirst | Builtin::LineLast | Builtin::LineAt => {
+                let Value::Line(l) = self.eval(&args[0])? else {
+                    return Err(bug(Span::default()));
+                };
+                let cells = &g.board.lines[l as usize].cells;
+                let c = match f {
+                    Builtin::LineFirst => cells.first(),
+                    Builtin::LineLast => cells.last(),
+                    _ => {
+                        let i = self.int(&args[1])?;
+                        if i >= 1 {
+                            cells.get((i - 1) as usize)
+                        } else {
+                            None
+                        }
+                    }
+                };
+                Value::Cell(c.copied().unwrap_or(NO_CELL))
+            }
+            Builtin::SetFirst | Builtin::SetLast => {
+                let s = self.cells(&args[0])?;
+                let c = if f == Builtin::SetFirst { s.iter().next() } else { s.iter().last() };
+                Value::Cell(c.unwrap_or(NO_CELL))
+            }
+            Builtin::SetOf => {
+                let mut acc = CellSet::EMPTY;
+                for a in args {
+                    acc = union(acc, self.cells(a)?);
+                }
+                Value::Cells(acc)
+            }
+            Builtin::In => {
+                let d = self.eval(&args[0])?;
+                let x = self.eval(&args[1])?;
+                let mut i = 0;
+                let mut hit = false;
+                while let Some((v, n)) = self.next_elem(d, i) {
+                    i = n;
+                    if v == x {
+                        hit = true;
+                        break;
+                    }
+                }
+                Value::Bool(hit)
+            }
         })
     }
 }

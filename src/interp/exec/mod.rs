@@ -135,6 +135,7 @@ impl<'g, 's> Exec<'g, 's> {
         if matches!(
             s.kind,
             StmtKind::Place { .. }
+                | StmtKind::Change { .. }
                 | StmtKind::Remove(_)
                 | StmtKind::Move { .. }
                 | StmtKind::Add { .. }
@@ -363,10 +364,73 @@ impl<'g, 's> Exec<'g, 's> {
                 let b = if self.truth(cond)? { then } else { otherwise };
                 flow!(self.block(b)?);
             }
-            StmtKind::Require(c) => {
+            StmtKind::Require(c, message) => {
                 if !self.truth(c)? {
-                    return self.why(s.span, |_| "this requirement is false".into(), Some(c));
+                    return self.why_said(
+                        s.span,
+                        |_| message.clone().unwrap_or_else(|| "this requirement is false".into()),
+                        Some(c),
+                        message.is_some(),
+                    );
                 }
+            }
+            StmtKind::Assign(target, e) => {
+                let v = self.eval(e)?;
+                match target {
+                    crate::ir::Target::Local(slot) => self.frame.slots[*slot as usize] = v,
+                    crate::ir::Target::Var(var, p) => {
+                        let p = match p {
+                            Some(p) => self.player(p, s.span)?,
+                            None => 0,
+                        };
+                        let w = crate::compile::expr::const_word(&v).unwrap_or(0);
+                        self.note(s.span, |x| {
+                            let d = &x.g.vars[*var as usize];
+                            let who = if d.per_player {
+                                format!("({})", x.g.players[p as usize])
+                            } else {
+                                String::new()
+                            };
+                            format!("{}{who} = {}", d.name, x.show_var(*var, w))
+                        });
+                        self.st.set_var(self.g, *var, p, w);
+                    }
+                }
+            }
+            StmtKind::Change { at, kind, owner } => {
+                let c = self.cell(at)?;
+                let Some((mut p, mut k)) = self.piece(c) else {
+                    return self.why(
+                        s.span,
+                        |x| format!("there is no piece on {} to change", x.show(Value::Cell(c))),
+                        None,
+                    );
+                };
+                let before = |x: &Self| x.piece_text(c);
+                let was = before(self);
+                if let Some(kind) = kind {
+                    k = self.kind(kind)?;
+                    if k == NONE16 {
+                        return self.why(
+                            s.span,
+                            |_| "there is no piece kind to change to (`none`)".into(),
+                            None,
+                        );
+                    }
+                }
+                if let Some(o) = owner {
+                    p = self.player(o, s.span)?;
+                }
+                let code = self.code(p, k);
+                self.st.put(self.g, c, code);
+                self.note(s.span, |x| {
+                    format!("change {was} on {} to {}", x.show(Value::Cell(c)), x.piece_text(c))
+                });
+            }
+            StmtKind::NextTurn(p) => {
+                let p = self.player(p, s.span)?;
+                self.note(s.span, |x| format!("{} moves next", x.g.players[p as usize]));
+                self.st.next = p;
             }
             StmtKind::Win(p) => {
                 let p = self.player(p, s.span)?;

@@ -37,6 +37,8 @@ pub struct Why {
     pub message: String,
     /// Sub-expressions with their values.
     pub values: Vec<(Span, String)>,
+    /// The message is the rule's own words (`require C else "..."`).
+    pub said: bool,
 }
 
 impl Exec<'_, '_> {
@@ -57,6 +59,18 @@ impl Exec<'_, '_> {
         message: impl FnOnce(&Self) -> String,
         cond: Option<&Expr>,
     ) -> Res<Flow> {
+        self.why_said(span, message, cond, false)
+    }
+
+    /// Fails this run, recording why when explaining; `said` when the
+    /// message is the rule's own.
+    pub(super) fn why_said(
+        &mut self,
+        span: Span,
+        message: impl FnOnce(&Self) -> String,
+        cond: Option<&Expr>,
+        said: bool,
+    ) -> Res<Flow> {
         if self.explain.is_some() {
             let message = message(self);
             let mut values = Vec::new();
@@ -64,7 +78,7 @@ impl Exec<'_, '_> {
                 self.values_of(c, 0, &mut values)?;
             }
             if let Some(x) = self.explain.as_mut() {
-                x.failure = Some(Why { span, message, values });
+                x.failure = Some(Why { span, message, values, said });
             }
         }
         Ok(Flow::Fail(span))
@@ -190,6 +204,11 @@ impl Exec<'_, '_> {
         } else {
             "piece".into()
         }
+    }
+
+    /// A variable's value (a word) as text.
+    pub(super) fn show_var(&self, v: u16, w: i64) -> String {
+        crate::notation::var_text(self.g, v, w)
     }
 
     /// A value as notation.

@@ -729,6 +729,9 @@ pub struct Site {
     /// A chance event (`random`, or a face-down piece revealed), decided
     /// by the engine's random source rather than by the player.
     pub chance: bool,
+    /// `as short`: a move may name this choice by the start of its value
+    /// alone (`d` for `d4`), when exactly one legal move fits.
+    pub short: bool,
 }
 
 /// A checked game, ready to run.

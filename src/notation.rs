@@ -10,7 +10,9 @@
 //! Reading is exact and needs no grammar of its own: the text is compared,
 //! token by token and ignoring case, with the printed form of every legal
 //! move. A text that is the start of one or more legal moves is reported as
-//! incomplete, with the possible continuations.
+//! incomplete, with the possible continuations. A choice declared `as
+//! short` may also be typed by the start of its value; such a short form is
+//! read only when no move matches exactly and exactly one legal move fits.
 
 use crate::ir::{Value, NONE16, NONE8};
 use crate::state::{Move, RunError, State};
@@ -238,17 +240,58 @@ fn placement_by_anchor(
     fits.then_some(skip + 1)
 }
 
-/// How many of `typed` the move's notation takes, if `typed` starts with it.
-fn leading_match(g: &Game, mv: &Move, typed: &[String]) -> Option<usize> {
+/// Like [`choice_matches`], and for a choice of an `as short` site also
+/// the start of its value (its label, if any, typed in full): `d` for
+/// `d4`.
+fn choice_matches_short(g: &Game, site: u16, v: Value, typed: &[String]) -> Option<usize> {
+    if let Some(n) = choice_matches(g, site, v, typed) {
+        return Some(n);
+    }
+    if !g.sites.get(site as usize).is_some_and(|s| s.short) {
+        return None;
+    }
+    let text = choice_text(g, site, v).to_ascii_lowercase();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (value, label) = words.split_last()?;
+    let n = words.len();
+    if typed.len() < n || label.iter().zip(typed).any(|(w, t)| !w.eq_ignore_ascii_case(t)) {
+        return None;
+    }
+    let start = typed[n - 1].to_ascii_lowercase();
+    // The start must end where a letter meets a digit (or other sign):
+    // `d` for `d4`, never `a1` for `a11`.
+    let class = |c: u8| (c.is_ascii_alphabetic(), c.is_ascii_digit());
+    let cut = value.as_bytes().get(start.len()).zip(start.as_bytes().last());
+    let at_boundary = cut.is_some_and(|(&next, &last)| class(next) != class(last));
+    (at_boundary && value.starts_with(&start)).then_some(n)
+}
+
+/// How many of `typed` the move's notation takes, if `typed` starts with
+/// it; with `short`, choices of `as short` sites may be shortened.
+fn leading_match_with(g: &Game, mv: &Move, typed: &[String], short: bool) -> Option<usize> {
     if mv.choices.is_empty() {
         // A forced pass.
         return typed.first().is_some_and(|t| t.eq_ignore_ascii_case("pass")).then_some(1);
     }
     let mut pos = 0;
     for c in &mv.choices {
-        pos += choice_matches(g, c.site, c.value, &typed[pos..])?;
+        pos += if short {
+            choice_matches_short(g, c.site, c.value, &typed[pos..])?
+        } else {
+            choice_matches(g, c.site, c.value, &typed[pos..])?
+        };
     }
     Some(pos)
+}
+
+/// How many of `typed` the move's notation takes, if `typed` starts with it.
+fn leading_match(g: &Game, mv: &Move, typed: &[String]) -> Option<usize> {
+    leading_match_with(g, mv, typed, false)
+}
+
+/// Whether the game has a choice that may be typed short.
+fn has_short(g: &Game) -> bool {
+    g.sites.iter().any(|s| s.short)
 }
 
 /// Reads a move typed in notation.
@@ -265,6 +308,24 @@ pub fn parse(g: &Game, s: &State, input: &str) -> Result<Move, MoveError> {
     for m in &legal {
         if leading_match(g, m, &typed) == Some(typed.len()) {
             return Ok(m.clone());
+        }
+    }
+    if has_short(g) {
+        // Short forms: the move if exactly one fits; the ones that fit if
+        // several do.
+        let fits: Vec<&Move> = legal
+            .iter()
+            .filter(|m| leading_match_with(g, m, &typed, true) == Some(typed.len()))
+            .collect();
+        match fits.as_slice() {
+            [] => {}
+            [one] => return Ok((*one).clone()),
+            many => {
+                return Err(MoveError::Incomplete {
+                    text: typed.join(" "),
+                    next: many.iter().map(|m| text(g, m)).collect(),
+                })
+            }
         }
     }
     for m in &legal {
@@ -334,6 +395,18 @@ pub fn play_sequence(g: &Game, s: &State, text: &str) -> Result<State, SequenceE
                 if best.is_none_or(|(k, _)| n > k) {
                     best = Some((n, m));
                 }
+            }
+        }
+        if best.is_none() && has_short(g) {
+            // Short forms: the longest that exactly one legal move fits.
+            let mut fits: Vec<(usize, &Move)> = legal
+                .iter()
+                .filter_map(|m| leading_match_with(g, m, &rest, true).map(|n| (n, m)))
+                .collect();
+            let longest = fits.iter().map(|f| f.0).max().unwrap_or(0);
+            fits.retain(|f| f.0 == longest);
+            if let [one] = fits.as_slice() {
+                best = Some(*one);
             }
         }
         let Some((n, mv)) = best else {

@@ -97,6 +97,7 @@ impl<'a> Checker<'a> {
                     domain_span: span,
                     filter_span: None,
                     chance: true,
+                    short: false,
                 });
                 Stmt { kind: StmtKind::Reveal { site, zone, front }, span }
             })
@@ -132,7 +133,7 @@ impl<'a> Checker<'a> {
                 StmtKind::NextTurn(crate::ir::Expr::Me)
             }
             S::Phase(n) => self.phase_stmt(n),
-            S::Choose { var, domain, filter, label } => {
+            S::Choose { var, domain, filter, label, short } => {
                 let filter_ast = filter.as_ref();
                 self.decision_allowed("choose", s.span);
                 let (d, el) = self.domain(domain);
@@ -148,10 +149,11 @@ impl<'a> Checker<'a> {
                     domain_span: domain.span,
                     filter_span: filter_ast.map(|f| f.span),
                     chance: false,
+                    short: *short,
                 });
                 StmtKind::Choose { site, slot, domain: d, filter }
             }
-            S::Random { var, domain, filter, label } => {
+            S::Random { var, domain, filter, label, short } => {
                 let filter_ast = filter.as_ref();
                 if !self.in_turn && !self.in_setup {
                     self.report(
@@ -177,6 +179,7 @@ impl<'a> Checker<'a> {
                     domain_span: domain.span,
                     filter_span: filter_ast.map(|f| f.span),
                     chance: true,
+                    short: *short,
                 });
                 StmtKind::Random { site, slot, domain: d, filter }
             }
@@ -194,6 +197,7 @@ impl<'a> Checker<'a> {
                     domain_span: s.span,
                     filter_span: None,
                     chance: false,
+                    short: false,
                 });
                 let branches = branches.iter().map(|(_, b)| self.block(b)).collect();
                 StmtKind::Either { site, branches }

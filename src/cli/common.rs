@@ -407,3 +407,16 @@ pub fn viewer(g: &Game, s: &State, view: &super::View, acts: bool) -> Result<tab
     }
     Ok(Viewer::Player(p))
 }
+
+/// The move a typed text stands for, spelled out in full when it is a
+/// short form (a choice declared `as short`), else the text as typed: the
+/// explaining interpreter reads full notation only.
+pub fn spelled_out(g: &Game, s: &State, typed: &str) -> String {
+    if !g.sites.iter().any(|x| x.short) {
+        return typed.to_string();
+    }
+    match s.parse_move(g, typed) {
+        Ok(m) => State::move_text(g, &m),
+        Err(_) => typed.to_string(),
+    }
+}

@@ -517,6 +517,7 @@ impl<'a> Session<'a> {
                         if asked.is_empty() {
                             say!("Type `why MOVE`, e.g. `why {}`.", texts[0]);
                         } else {
+                            let asked = super::common::spelled_out(g, &s, &asked);
                             let v = tabula::interp::explain(g, &s, &asked)
                                 .map_err(|e| run_err(g, e))?;
                             say_part!("{}", explanation_text(g, &s, &asked, &v));
@@ -1040,7 +1041,7 @@ fn stepper(
 /// the move that gets furthest counts.
 fn rule_says(g: &Game, s: &State, typed: &str) -> Option<String> {
     let tabula::interp::Verdict::Illegal { attempts } =
-        tabula::interp::explain(g, s, typed).ok()?
+        tabula::interp::explain(g, s, &super::common::spelled_out(g, s, typed)).ok()?
     else {
         return None;
     };

@@ -103,6 +103,8 @@ pub fn explain(
     let g = load(ctx, file)?;
     let s = start(ctx, &g, from)?;
     viewer(&g, &s, view, true)?;
+    let full = super::common::spelled_out(&g, &s, mv);
+    let mv = full.as_str();
     let v = tabula::interp::explain(&g, &s, mv).map_err(|e| run_err(&g, e))?;
     if json {
         let repr = ExplanationRepr::new(&g, mv, &v, mover_view(&g, &s));

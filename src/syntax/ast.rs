@@ -135,9 +135,10 @@ pub enum StmtKind {
     /// `let x = e`
     Let(Ident, Expr),
     /// `choose x in D [where C] [as "label"]`
-    Choose { var: Ident, domain: Expr, filter: Option<Expr>, label: Option<Str> },
+    /// `as short`: the value may be typed by the start of its name alone.
+    Choose { var: Ident, domain: Expr, filter: Option<Expr>, label: Option<Str>, short: bool },
     /// `random x in D [where C] [as "label"]`
-    Random { var: Ident, domain: Expr, filter: Option<Expr>, label: Option<Str> },
+    Random { var: Ident, domain: Expr, filter: Option<Expr>, label: Option<Str>, short: bool },
     /// `either ["label"] { ... } or ["label"] { ... } ...`: the player picks a branch
     Either(Vec<(Option<Str>, Block)>),
     /// `for x in D [where C] { ... }`

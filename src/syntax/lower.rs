@@ -369,6 +369,18 @@ impl Lower {
         }
     }
 
+    /// An `as` clause: its label, if any, and whether it says `short`.
+    fn as_clause(&mut self, clause: Option<Pair<Rule>>) -> (Option<Str>, bool) {
+        let (mut label, mut short) = (None, false);
+        for part in clause.into_iter().flat_map(|c| c.into_inner()) {
+            match part.as_rule() {
+                Rule::string => label = Some(self.string(part)),
+                _ => short = true,
+            }
+        }
+        (label, short)
+    }
+
     fn stmt(&mut self, p: Pair<Rule>) -> Stmt {
         let sp = span(&p);
         if !self.enter(head(&p)) {
@@ -392,17 +404,15 @@ impl Lower {
                 let var = self.ident(next(&mut inner, Rule::ident));
                 let domain = self.expr(next(&mut inner, Rule::expr));
                 let filter = self.opt_where(&mut inner);
-                let label =
-                    inner.next().map(|a| self.string(next(&mut a.into_inner(), Rule::string)));
-                StmtKind::Choose { var, domain, filter, label }
+                let (label, short) = self.as_clause(inner.next());
+                StmtKind::Choose { var, domain, filter, label, short }
             }
             Rule::random_stmt => {
                 let var = self.ident(next(&mut inner, Rule::ident));
                 let domain = self.expr(next(&mut inner, Rule::expr));
                 let filter = self.opt_where(&mut inner);
-                let label =
-                    inner.next().map(|a| self.string(next(&mut a.into_inner(), Rule::string)));
-                StmtKind::Random { var, domain, filter, label }
+                let (label, short) = self.as_clause(inner.next());
+                StmtKind::Random { var, domain, filter, label, short }
             }
             Rule::either_stmt => {
                 let branches = inner

@@ -150,6 +150,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::branch => "a block `{ ... }`",
         Rule::either_stmt => "a statement",
         Rule::as_clause => "`as`",
+        Rule::short_word => "`short`",
         Rule::of_clause => "`of`",
         Rule::call_stmt
         | Rule::change_stmt

@@ -937,3 +937,14 @@ fn every_verb_shows_a_viewer_only_what_they_may_know() {
     assert!(compared > 50, "only {compared} comparisons");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn short_forms_work_at_the_prompt_and_in_explain() {
+    // Connect Four declares its cell choice `as short`: a column letter.
+    let o = tabula(&["explain", "games/connect4.game", "d", "--after", "d"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).contains("`d2` is legal"), "{}", out(&o));
+    let o =
+        tabula(&["play", "games/connect4.game", "--seat", "2=random", "--seed", "1"], "d\nquit\n");
+    assert!(out(&o).contains("Red plays d1"), "{}", out(&o));
+}

@@ -2,6 +2,7 @@
 //! designed games).
 
 use crate::{game_text, moves, play, position, start};
+use tabula::State;
 
 const HEADER: &str = "players A, B\npiece Stone \"s\"\n";
 
@@ -542,4 +543,53 @@ fn a_name_may_start_with_in_after_none() {
          turn { choose c in cells where in_corner(c) and owner(c) == nobody\n place Stone at c }",
     );
     assert_eq!(moves(&game, &start(&game)), vec!["a1"]);
+}
+
+/// A 3×3 placement game whose cell choice may be typed short or not.
+fn short_game(short: bool) -> tabula::Game {
+    let clause = if short { " as short" } else { "" };
+    game_text(&format!(
+        "game \"Fill\"\nplayers A, B\nboard square 3 by 3\npiece Stone \"o\"\n\
+         turn {{\n    choose c in cells where empty(c){clause}\n    place Stone at c\n}}\n"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_short_choice_may_be_typed_by_the_start_of_its_value() {
+    use tabula::notation::MoveError;
+    let g = short_game(true);
+    let s = start(&g);
+    // `a` fits a1, a2 and a3: not a move, and the three are offered.
+    match s.parse_move(&g, "a") {
+        Err(MoveError::Incomplete { next, .. }) => assert_eq!(next, ["a1", "a2", "a3"]),
+        other => panic!("{other:?}"),
+    }
+    // Once a1 and a2 are taken, `a` names a3 alone; exact names still work.
+    let s = play(&g, &play(&g, &s, "a1"), "a2");
+    assert_eq!(State::move_text(&g, &s.parse_move(&g, "A").unwrap()), "a3");
+    assert_eq!(State::move_text(&g, &s.parse_move(&g, "b2").unwrap()), "b2");
+    // In a sequence too.
+    let t = tabula::notation::play_sequence(&g, &start(&g), "a1 a2 a").unwrap();
+    assert_eq!(moves(&g, &t), ["b1", "c1", "b2", "c2", "b3", "c3"]);
+    // Without `as short` the start of a name is not a move.
+    let plain = short_game(false);
+    let s = play(&plain, &play(&plain, &start(&plain), "a1"), "a2");
+    assert!(s.parse_move(&plain, "a").is_err());
+}
+
+#[test]
+fn connect_four_takes_a_column_letter_and_never_misreads_a_cell() {
+    let g = crate::game("connect4.game");
+    let s = tabula::notation::play_sequence(&g, &start(&g), "d d e").unwrap();
+    assert_eq!(crate::at(&g, &s, "d1"), "Red Disc");
+    assert_eq!(crate::at(&g, &s, "d2"), "Yellow Disc");
+    assert_eq!(crate::at(&g, &s, "e1"), "Red Disc");
+    // On a taller board `a1` stays the cell a1 (taken, so illegal) and is
+    // never read as the start of `a11`.
+    let tall = crate::game_with("connect4.game", &[("rows", 12)]);
+    let s = tabula::notation::play_sequence(&tall, &start(&tall), &"a ".repeat(10)).unwrap();
+    assert!(moves(&tall, &s).contains(&"a11".to_string()));
+    assert!(s.parse_move(&tall, "a1").is_err());
+    assert_eq!(State::move_text(&tall, &s.parse_move(&tall, "a").unwrap()), "a11");
 }

@@ -327,6 +327,10 @@ enum Command {
         /// Random games per decision for `--engine mc`.
         #[arg(long, value_name = "N", default_value_t = 1000)]
         playouts: u32,
+        /// When engines play every seat: stop a game that has not ended
+        /// after this many turns.
+        #[arg(long, value_name = "TURNS", default_value_t = 1000)]
+        max_plies: u32,
         #[command(flatten)]
         jobs: Jobs,
     },
@@ -518,6 +522,7 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
             load,
             engine,
             playouts,
+            max_plies,
             jobs,
         } => {
             let engine = if engine == "mc" { format!("mc:{playouts}") } else { engine };
@@ -535,6 +540,7 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
                 load: load.as_deref(),
                 engine,
                 jobs: jobs.jobs as usize,
+                max_plies,
             };
             play::play(ctx, &o)
         }

@@ -51,6 +51,8 @@ pub struct Options<'a> {
     pub engine: Spec,
     /// Threads for an engine's search trees.
     pub jobs: usize,
+    /// With engines at every seat: the most turns before the game stops.
+    pub max_plies: u32,
 }
 
 /// Who plays a seat.
@@ -142,6 +144,7 @@ pub fn play(ctx: &Ctx, o: &Options) -> Result<()> {
     let mut game = Session::new(ctx, &g, seats, seed, o.jobs);
     game.history = moves_so_far;
     game.view_record = view;
+    game.max_plies = o.max_plies;
     game.run(s, &mut rec)?;
     if let Some(path) = o.referee {
         save(o.file, path, &mut rec)?;
@@ -348,6 +351,8 @@ struct Session<'a> {
     /// What the one person sees, step by step (`--record` in a game with
     /// hidden zones).
     view_record: Option<ViewRecord>,
+    /// With engines at every seat, the game stops after this many turns.
+    max_plies: u32,
 }
 
 impl<'a> Session<'a> {
@@ -363,6 +368,7 @@ impl<'a> Session<'a> {
             history: Vec::new(),
             last: None,
             view_record: None,
+            max_plies: u32::MAX,
         }
     }
 
@@ -465,6 +471,11 @@ impl<'a> Session<'a> {
                 };
                 say!("{}", term::bold(&line, self.colour));
                 self.summary(&s, o);
+                return Ok(());
+            }
+            if people.is_empty() && s.ply() >= self.max_plies {
+                // Engines alone may never end a game: stop it.
+                say!("Game stopped after {} turns without a result (--max-plies).", s.ply());
                 return Ok(());
             }
             let view = self.view(me);

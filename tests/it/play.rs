@@ -387,3 +387,15 @@ fn an_illegal_move_at_the_prompt_gives_the_rules_own_words() {
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("(type `why` to see which rule rejects it)"), "{s}");
 }
+
+#[test]
+fn engines_alone_stop_at_the_turn_cap() {
+    let o = tabula(
+        &["play", "games/tictactoe.game", "--watch", "--engine", "random", "--max-plies", "3"],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.matches(" plays ").count(), 3, "{out}");
+    assert!(out.contains("Game stopped after 3 turns"), "{out}");
+}

@@ -23,8 +23,10 @@ pub const GAMES: &[(&str, &str)] = &[
     ("breakthrough.game", include_str!("../../games/breakthrough.game")),
     ("bug.game", include_str!("../../games/bug.game")),
     ("bug_off.game", include_str!("../../games/bug_off.game")),
+    ("chess.game", include_str!("../../games/chess.game")),
     ("connect4.game", include_str!("../../games/connect4.game")),
     ("hex.game", include_str!("../../games/hex.game")),
+    ("morris.game", include_str!("../../games/morris.game")),
     ("snekagon.game", include_str!("../../games/snekagon.game")),
     ("tictactoe.game", include_str!("../../games/tictactoe.game")),
 ];

@@ -244,6 +244,20 @@ fn impossible_positions_are_refused() {
     State::from_text(&g, "row ant-net bee-net\nhand Ann ant 3").unwrap();
 }
 
+/// The fuzz targets play and mutate every bundled game.
+#[test]
+fn fuzz_games_are_the_bundled_games() {
+    let mut listed: Vec<String> =
+        crate::props::GAMES.iter().map(|(n, _)| format!("games/{n}")).collect();
+    let mut found: Vec<String> = crate::files(&crate::root().join("games"), "game")
+        .iter()
+        .filter_map(|p| p.file_name().map(|f| format!("games/{}", f.to_string_lossy())))
+        .collect();
+    listed.sort();
+    found.sort();
+    assert_eq!(listed, found, "tests/it/props.rs GAMES must list games/*.game");
+}
+
 /// The fuzz targets' properties (`tests/it/props.rs`) on fixed inputs:
 /// random play on every bundled game with parameters from their ranges.
 #[test]

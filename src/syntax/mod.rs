@@ -227,6 +227,32 @@ const KEYWORDS: &[&str] = &[
     "to", "from", "and", "or", "not",
 ];
 
+/// A help line when the error is at `=` where `==` was meant (a
+/// comparison), or at `==` where `=` was meant (`let x == 3`, `x == 3` as a
+/// statement).
+fn equals_slip(text: &str, at: usize, positives: &[Rule]) -> Option<&'static str> {
+    let b = text.as_bytes();
+    let here = |i: usize| b.get(i).copied();
+    let operator = positives.iter().any(|r| matches!(r, Rule::eq_op | Rule::and_op | Rule::or_op));
+    let to_assign = "did you mean `=`? `==` compares two values; `=` gives a name its value";
+    let to_compare = "did you mean `==`? `=` gives a name a value; `==` compares two values";
+    match (at.checked_sub(1).and_then(here), here(at), here(at + 1)) {
+        // `x == 3` where a statement `x = 3` was meant.
+        (_, Some(b'='), Some(b'=')) if positives.contains(&Rule::assign_op) => Some(to_assign),
+        // `let x == 3`: the first `=` was read as the `let`'s.
+        (Some(b'='), Some(b'='), next) if next != Some(b'=') => Some(to_assign),
+        // `if owner(c) = me`: a single `=` where an operator may follow.
+        (prev, Some(b'='), next)
+            if operator
+                && next != Some(b'=')
+                && !matches!(prev, Some(b'=' | b'!' | b'<' | b'>' | b'+' | b'-')) =>
+        {
+            Some(to_compare)
+        }
+        _ => None,
+    }
+}
+
 #[cold]
 fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
     let (mut start, mut end) = match err.location {
@@ -285,6 +311,12 @@ fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
         .collect();
     let reserved = format!("`{word}` is a keyword, not a name or a value");
     let help = if KEYWORDS.contains(&word.as_str()) { reserved.as_str() } else { help };
+    let help = match &err.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            equals_slip(text, start, positives).unwrap_or(help)
+        }
+        _ => help,
+    };
     let at_end = start + 1 >= trimmed;
     let (message, help) = if at_end {
         (format!("the file ends here; {message}"), "is a closing `}` missing?")

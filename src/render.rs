@@ -2,7 +2,7 @@
 
 use crate::board::Shape;
 use crate::ir::Game;
-use crate::state::State;
+use crate::state::{Outcome, State};
 use crate::wire::{observe, Viewer};
 
 /// A short tag for each player: the initial of their name, or the seat
@@ -30,6 +30,13 @@ pub fn render(g: &Game, s: &State) -> String {
 /// player's tag and its symbol), the zones (contents where visible, sizes
 /// otherwise), and whose turn it is or how the game ended.
 pub fn render_for(g: &Game, s: &State, viewer: Viewer) -> String {
+    render_over(g, s, viewer, s.ended())
+}
+
+/// As [`render_for`], with the game's outcome as the rules decide it
+/// (`State::outcome`): a game whose player to move has no move and whose
+/// `on no moves` ends it is drawn as over, with the reason.
+pub fn render_over(g: &Game, s: &State, viewer: Viewer, over: Option<Outcome>) -> String {
     // A turn under way is drawn as it stands at its stop.
     let shown;
     let s = if s.pending().is_some() {
@@ -165,9 +172,13 @@ pub fn render_for(g: &Game, s: &State, viewer: Viewer) -> String {
         };
         out.push_str(&format!("{}: {value}\n", v.name));
     }
-    match s.ended() {
-        Some(o) => out.push_str(&format!("game over: {}\n", o.describe(g))),
-        None => out.push_str(&format!("to move: {}\n", g.players[s.current() as usize])),
+    let mover = &g.players[s.current() as usize];
+    match (s.ended(), over) {
+        (Some(o), _) => out.push_str(&format!("game over: {}\n", o.describe(g))),
+        (None, Some(o)) => {
+            out.push_str(&format!("game over: {} ({mover} has no move)\n", o.describe(g)))
+        }
+        (None, None) => out.push_str(&format!("to move: {mover}\n")),
     }
     out
 }

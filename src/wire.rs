@@ -67,6 +67,12 @@ pub struct StateRepr {
     /// oldest first, as 16-digit hexadecimal keys.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seen: Vec<String>,
+    /// The result when the game is over: by a rule (as `outcome`), or
+    /// because the player to move has no move and `on no moves` ends the
+    /// game. Filled in by [`StateRepr::with_game_over`]; a position read
+    /// back ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_over: Option<String>,
 }
 
 /// The value of a variable kept in the position.
@@ -147,6 +153,12 @@ impl MoveRepr {
 }
 
 impl StateRepr {
+    /// Sets [`StateRepr::game_over`] from the game's outcome (`None`: not over).
+    pub fn with_game_over(mut self, g: &crate::ir::Game, over: Option<Outcome>) -> StateRepr {
+        self.game_over = over.map(|o| o.describe(g));
+        self
+    }
+
     /// The representation of a state.
     pub fn new(g: &crate::ir::Game, s: &State) -> StateRepr {
         let mut pieces = Vec::new();
@@ -233,6 +245,7 @@ impl StateRepr {
                 keys.reverse();
                 keys
             },
+            game_over: None,
         }
     }
 
@@ -438,6 +451,7 @@ impl StateRepr {
             turn_so_far: Vec::new(),
             vars: Vec::new(),
             seen: Vec::new(),
+            game_over: None,
         };
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -748,6 +762,9 @@ pub struct Observation {
     /// Every variable kept in the position (always public).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<VarRepr>,
+    /// The result when the game is over (see [`StateRepr::game_over`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_over: Option<String>,
 }
 
 /// One zone as a viewer sees it.
@@ -838,6 +855,7 @@ pub fn observe(g: &crate::ir::Game, s: &State, viewer: Viewer) -> Observation {
         pieces: full.pieces,
         zones,
         vars: vars_of(g, s, true),
+        game_over: None,
     }
 }
 

@@ -122,7 +122,7 @@ impl<'a> Checker<'a> {
             ExprKind::Quant { quant, var, domain, filter, body } => {
                 let (d, el) = self.domain(domain);
                 self.scopes.open();
-                let slot = self.bind(&var.name, el);
+                let slot = self.bind(var, el);
                 let filter = filter.as_ref().map(|f| Box::new(self.expect(f, Ty::Bool)));
                 let (body_ir, ty) = match (quant, body) {
                     (Quant::Any | Quant::All | Quant::None | Quant::Count, Some(b)) => {
@@ -276,6 +276,9 @@ impl<'a> Checker<'a> {
     }
 
     fn unknown(&mut self, n: &str, span: Span) {
+        if self.out_of_scope(n, span) {
+            return;
+        }
         let p = Problem::new(
             "tabula::check::unknown_name",
             format!("unknown name `{n}`"),
@@ -598,8 +601,8 @@ impl<'a> Checker<'a> {
         let mut binds = Vec::new();
         for ((p, t), e) in params.iter().zip(tys).zip(args) {
             match e {
-                Expr::Local(s, _) => self.scopes.bind(&p.name, s, t),
-                e => binds.push((self.bind(&p.name, t), e)),
+                Expr::Local(s, _) => self.scopes.bind(p, s, t),
+                e => binds.push((self.bind(p, t), e)),
             }
         }
         binds

@@ -238,9 +238,13 @@ struct Bodies {
 /// a lookup does not scan every `let` of a long block.
 #[derive(Default)]
 struct Scopes {
-    names: Vec<(String, Slot, Ty, bool)>,
+    names: Vec<(String, Slot, Ty, bool, Span)>,
     marks: Vec<usize>,
     index: HashMap<String, Vec<usize>>,
+    /// Names bound in a block that has ended: where the name was bound and
+    /// the block (the latest such block for each name), so that a use after
+    /// the block can name the cause.
+    ended: HashMap<String, (Span, Span)>,
 }
 
 impl Scopes {
@@ -254,31 +258,53 @@ impl Scopes {
     }
 
     fn close(&mut self) {
+        self.close_inner(None);
+    }
+
+    /// Closes the scope of the block `block`, remembering its names as
+    /// ended there.
+    fn close_block(&mut self, block: Span) {
+        self.close_inner(Some(block));
+    }
+
+    fn close_inner(&mut self, block: Option<Span>) {
         let mark = self.marks.pop().unwrap_or(0);
         while self.names.len() > mark {
-            if let Some((n, _, _, _)) = self.names.pop() {
+            if let Some((n, _, _, _, at)) = self.names.pop() {
                 if let Some(v) = self.index.get_mut(&n) {
                     v.pop();
                     if v.is_empty() {
                         self.index.remove(&n);
                     }
                 }
+                if let Some(b) = block {
+                    self.ended.insert(n, (at, b));
+                }
             }
         }
     }
 
     /// Binds a name in the innermost scope (nothing without a scope).
-    fn bind(&mut self, name: &str, slot: Slot, ty: Ty) {
+    fn bind(&mut self, name: &ast::Ident, slot: Slot, ty: Ty) {
         self.bind_as(name, slot, ty, false);
     }
 
     /// Binds a name; `assignable` for a `let` (which `x = e` may change).
-    fn bind_as(&mut self, name: &str, slot: Slot, ty: Ty, assignable: bool) {
+    fn bind_as(&mut self, name: &ast::Ident, slot: Slot, ty: Ty, assignable: bool) {
         if self.marks.is_empty() {
             return;
         }
-        self.index.entry(name.to_string()).or_default().push(self.names.len());
-        self.names.push((name.to_string(), slot, ty, assignable));
+        self.index.entry(name.name.clone()).or_default().push(self.names.len());
+        self.names.push((name.name.clone(), slot, ty, assignable, name.span));
+    }
+
+    /// Where `name` was bound and the block that ended its scope, when it
+    /// is not in scope now.
+    fn ended(&self, name: &str) -> Option<(Span, Span)> {
+        if self.index.contains_key(name) {
+            return None;
+        }
+        self.ended.get(name).copied()
     }
 
     fn lookup(&self, name: &str) -> Option<(Slot, Ty)> {
@@ -288,7 +314,7 @@ impl Scopes {
     /// A local with whether it may be assigned.
     fn lookup_full(&self, name: &str) -> Option<(Slot, Ty, bool)> {
         let i = *self.index.get(name)?.last()?;
-        self.names.get(i).map(|(_, s, t, a)| (*s, *t, *a))
+        self.names.get(i).map(|(_, s, t, a, _)| (*s, *t, *a))
     }
 }
 
@@ -342,6 +368,12 @@ struct Checker<'a> {
     prefixes: bool,
     /// The phase variable, when the turn has phases.
     phase_var: Option<u16>,
+    /// The game text (line numbers in messages).
+    text: std::sync::Arc<str>,
+    /// Where each kind's symbol is written (its name when it has none).
+    symbol_spans: Vec<Span>,
+    /// Warnings found while checking (unused names are added at the end).
+    warnings: Vec<Problem>,
 }
 
 impl<'a> Checker<'a> {
@@ -377,10 +409,36 @@ impl<'a> Checker<'a> {
         (self.next_slot - 1).min(MAX_SLOTS) as Slot
     }
 
-    fn bind(&mut self, name: &str, ty: Ty) -> Slot {
+    fn bind(&mut self, name: &ast::Ident, ty: Ty) -> Slot {
         let s = self.slot(ty);
         self.scopes.bind(name, s, ty);
         s
+    }
+
+    /// Reports a use of `name` after the block that bound it ended;
+    /// `false` when `name` was never bound in an ended block.
+    fn out_of_scope(&mut self, name: &str, span: Span) -> bool {
+        let Some((bound, block)) = self.scopes.ended(name) else {
+            return false;
+        };
+        let text = &self.text;
+        let end = (block.end as usize).min(text.len());
+        let line = text[..end].matches('\n').count() + 1;
+        let close = Span::new(end.saturating_sub(1), end);
+        self.report(
+            Problem::new(
+                "tabula::check::out_of_scope",
+                format!("`{name}` was bound inside a block that ended at line {line}"),
+                span,
+                "used after its block",
+            )
+            .also(bound, "bound here")
+            .also(close, "its block ends here")
+            .help(format!(
+                "use `{name}` inside that block, or declare it before the block with `let {name} = ...` and assign it inside"
+            )),
+        );
+        true
     }
 
     fn lookup_local(&self, name: &str) -> Option<(Slot, Ty)> {
@@ -507,6 +565,7 @@ impl<'a> Checker<'a> {
         source: &Source,
         overrides: &[(String, i64)],
     ) -> Result<ir::Game, Vec<Problem>> {
+        self.text = source.text.clone();
         self.params(file, overrides);
         let sec = self.declarations(file);
         let sequences = self.layout();
@@ -522,7 +581,11 @@ impl<'a> Checker<'a> {
         if !self.problems.is_empty() {
             return Err(std::mem::take(&mut self.problems));
         }
-        let warnings = self.unused(source);
+        let mut warnings = std::mem::take(&mut self.warnings);
+        warnings.extend(self.unused(source));
+        let mut warnings: Vec<Problem> =
+            warnings.into_iter().map(|p| p.with_source(source)).collect();
+        warnings.sort_by_key(|p| (p.span.start, p.span.end));
         let board = match self.board.take() {
             Some(b) => b,
             None => return Err(vec![]),
@@ -783,7 +846,24 @@ impl<'a> Checker<'a> {
                             sp,
                             "used in move notation",
                         ));
+                    } else if let Some(first) = self.kinds.iter().position(|k| k.symbol == symbol) {
+                        let first_span = self.symbol_spans.get(first).copied().unwrap_or(sp);
+                        self.warnings.push(
+                            Problem::new(
+                                "tabula::check::same_symbol",
+                                format!(
+                                    "`{}` and `{}` have the same symbol `{symbol}`",
+                                    self.kinds[first].name, n.name
+                                ),
+                                sp,
+                                format!("`{}` is written `{symbol}` too", n.name),
+                            )
+                            .also(first_span, format!("`{}` is written `{symbol}`", self.kinds[first].name))
+                            .help(format!("moves and position texts name a piece by its symbol: give `{}` one no other piece has", n.name))
+                            .warning(),
+                        );
                     }
+                    self.symbol_spans.push(sp);
                     let shape = covers.as_ref().map(|(cells, csp)| {
                         if cells.len() > crate::board::MAX_CELLS {
                             self.report(Problem::new(
@@ -981,7 +1061,7 @@ impl<'a> Checker<'a> {
                 let (params, body) = self.defs[d];
                 if let [p] = params {
                     self.scopes = Scopes::fresh();
-                    let slot = self.bind(&p.name, Ty::Player);
+                    let slot = self.bind(p, Ty::Player);
                     let e = self.expect(body, Ty::Int);
                     self.scopes = Scopes::default();
                     b.score = Some((slot, e));
@@ -1079,7 +1159,7 @@ impl<'a> Checker<'a> {
     /// Every global name, for "did you mean" suggestions.
     fn known_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.globals.keys().cloned().collect();
-        v.extend(self.scopes.names.iter().map(|(n, _, _, _)| n.clone()));
+        v.extend(self.scopes.names.iter().map(|(n, _, _, _, _)| n.clone()));
         v.extend(expr::BUILTIN_NAMES.iter().map(|s| s.to_string()));
         if let Some(b) = &self.board {
             v.extend(b.dir_names.iter().map(|s| s.to_string()));

@@ -17,7 +17,7 @@ impl<'a> Checker<'a> {
             out.extend(self.reveals(&s));
             out.push(s);
         }
-        self.scopes.close();
+        self.scopes.close_block(b.span);
         out
     }
 
@@ -119,7 +119,7 @@ impl<'a> Checker<'a> {
                 let (ir, ty) = self.expr(e);
                 let ty = if ty == Ty::None { Ty::Error } else { ty };
                 let slot = self.slot(ty);
-                self.scopes.bind_as(&v.name, slot, ty, true);
+                self.scopes.bind_as(v, slot, ty, true);
                 StmtKind::Let(slot, ir)
             }
             S::Assign { name, player, op, value } => self.assign(name, player.as_ref(), *op, value),
@@ -137,7 +137,7 @@ impl<'a> Checker<'a> {
                 let filter_ast = filter.as_ref();
                 self.decision_allowed("choose", s.span);
                 let (d, el) = self.domain(domain);
-                let slot = self.bind(&var.name, el);
+                let slot = self.bind(var, el);
                 let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
                 let site = self.sites.len().min(super::MAX_SLOTS) as u16;
                 self.sites.push(Site {
@@ -167,7 +167,7 @@ impl<'a> Checker<'a> {
                     );
                 }
                 let (d, el) = self.domain(domain);
-                let slot = self.bind(&var.name, el);
+                let slot = self.bind(var, el);
                 let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
                 let site = self.sites.len() as u16;
                 self.sites.push(Site {
@@ -203,12 +203,13 @@ impl<'a> Checker<'a> {
                 StmtKind::Either { site, branches }
             }
             S::For { var, domain, filter, body } => {
+                let body_span = body.span;
                 let (d, el) = self.domain(domain);
                 self.scopes.open();
-                let slot = self.bind(&var.name, el);
+                let slot = self.bind(var, el);
                 let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
                 let body = self.block(body);
-                self.scopes.close();
+                self.scopes.close_block(body_span);
                 StmtKind::For { slot, domain: d, filter, body }
             }
             S::While { cond, body } => {
@@ -263,7 +264,7 @@ impl<'a> Checker<'a> {
                     );
                 }
                 self.scopes.open();
-                let slot = self.bind(&var.name, el);
+                let slot = self.bind(var, el);
                 let keys = keys
                     .iter()
                     .map(|k| match k {
@@ -271,7 +272,7 @@ impl<'a> Checker<'a> {
                         ast::Key::Descending { var, domain, filter, body } => {
                             let (d, el) = self.domain(domain);
                             self.scopes.open();
-                            let slot = self.bind(&var.name, el);
+                            let slot = self.bind(var, el);
                             let filter = filter.as_ref().map(|f| self.expect(f, Ty::Bool));
                             let body = self.expect(body, Ty::Int);
                             self.scopes.close();
@@ -410,6 +411,9 @@ impl<'a> Checker<'a> {
             let (read, ty) = self.var_read(v, p.clone());
             (Target::Var(v, p), read, ty)
         } else {
+            if !self.globals.contains_key(&name.name) && self.out_of_scope(&name.name, name.span) {
+                return empty;
+            }
             let p = Problem::new(
                 "tabula::check::assign",
                 format!("`{}` is not a variable", name.name),

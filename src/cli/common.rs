@@ -325,6 +325,7 @@ fn position_json(g: &Game, text: &str) -> std::result::Result<StateRepr, String>
         turn_so_far: Vec::new(),
         vars: o.vars,
         seen: Vec::new(),
+        game_over: None,
     })
 }
 

@@ -4,7 +4,7 @@ use super::common::{after, base, last_move, load, print_json, run_err, seat, sta
 use super::{json, picture, reported, usage, From, Result};
 use miette::miette;
 use tabula::interp::Verdict;
-use tabula::render::render_for;
+use tabula::render::{render_for, render_over};
 use tabula::wire::{observe, ExplanationRepr, StateRepr, Viewer};
 use tabula::{Game, State};
 
@@ -41,6 +41,8 @@ pub fn show(
         (None, false) => Viewer::All,
     };
     let hides = g.has_hidden_information() && view != Viewer::All;
+    // Over by a rule, or because the player to move has no move.
+    let over = || s.outcome(&g).map_err(|e| run_err(&g, e));
     match out {
         Out::Text if hides => Err(usage(miette!(
             help = "add `--reveal` to print everything, hidden zones included",
@@ -50,10 +52,17 @@ pub fn show(
             say_part!("{}", s.to_text(&g));
             Ok(())
         }
-        Out::Json if view == Viewer::All => print_json(&StateRepr::new(&g, &s)),
-        Out::Json => print_json(&observe(&g, &s, view)),
+        Out::Json if view == Viewer::All => {
+            print_json(&StateRepr::new(&g, &s).with_game_over(&g, over()?))
+        }
+        Out::Json => {
+            let o = over()?;
+            let mut seen = observe(&g, &s, view);
+            seen.game_over = o.map(|o| o.describe(&g));
+            print_json(&seen)
+        }
         Out::Drawing => {
-            say_part!("{}", render_for(&g, &s, view));
+            say_part!("{}", render_over(&g, &s, view, over()?));
             Ok(())
         }
         Out::Svg(path) => {

@@ -48,8 +48,148 @@ pub fn parse(source: &Source) -> Result<ast::File, Vec<Problem>> {
         return Err(vec![p]);
     }
     pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
-    let pairs = TabulaParser::parse(Rule::file, text).map_err(|e| vec![syntax_error(e, text)])?;
-    lower::file(pairs)
+    match TabulaParser::parse(Rule::file, text) {
+        Ok(pairs) => lower::file(pairs),
+        Err(e) => Err(syntax_errors(e, text)),
+    }
+}
+
+/// The most syntax errors reported for one file.
+pub const MAX_SYNTAX_ERRORS: usize = 10;
+
+/// The syntax errors of a text that does not parse: the first one, and,
+/// when recovery is reliable, one for each later top-level declaration
+/// that does not parse either (up to [`MAX_SYNTAX_ERRORS`]).
+///
+/// Recovery splits the text where a line starts a declaration (`game`,
+/// `turn`, `on no moves`, ...) outside every bracket and parses each piece
+/// on its own. It is trusted only when the pieces agree with the whole
+/// text: the first failing piece fails exactly where the whole text does,
+/// no piece but the last fails at its own end (an unclosed bracket belongs
+/// to the whole text), and the text without the failing pieces parses.
+/// Otherwise only the first error is reported: a cascade of errors the
+/// first one caused would mislead.
+#[cold]
+fn syntax_errors(first: pest::error::Error<Rule>, text: &str) -> Vec<Problem> {
+    let custom = |e: &pest::error::Error<Rule>| {
+        matches!(e.variant, pest::error::ErrorVariant::CustomError { .. })
+    };
+    if custom(&first) {
+        return vec![syntax_error(first, text)];
+    }
+    let first = syntax_error(first, text);
+    let mut bounds = declaration_starts(text);
+    bounds.push(text.len());
+    let mut found = Vec::new();
+    let mut failing = Vec::new();
+    let mut examined = text.len();
+    for (i, w) in bounds.windows(2).enumerate() {
+        let (start, end) = (w[0], w[1]);
+        if found.len() == MAX_SYNTAX_ERRORS {
+            examined = start;
+            break;
+        }
+        let piece = &text[start..end];
+        let Err(e) = TabulaParser::parse(Rule::file, piece) else { continue };
+        if custom(&e) {
+            return vec![first];
+        }
+        let last = i + 2 == bounds.len();
+        let at = match e.location {
+            pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
+        };
+        if !last && at >= piece.trim_end().len() {
+            return vec![first];
+        }
+        let mut p = syntax_error(e, piece);
+        p.span = Span::new(p.span.start as usize + start, p.span.end as usize + start);
+        found.push(p);
+        failing.push((start, end));
+    }
+    // The first piece that fails must fail where the whole text does.
+    match found.first() {
+        Some(p) if p.span == first.span && p.label == first.label => {}
+        _ => return vec![first],
+    }
+    // Without the failing pieces (and those not examined), the text parses.
+    let mut rest = String::with_capacity(examined);
+    let mut at = 0;
+    for &(s, e) in &failing {
+        rest.push_str(&text[at..s]);
+        at = e;
+    }
+    rest.push_str(&text[at.min(examined)..examined]);
+    if TabulaParser::parse(Rule::file, &rest).is_err() {
+        return vec![first];
+    }
+    found[0] = first;
+    found
+}
+
+/// Where each top-level declaration starts, for error recovery: 0, then
+/// every line that begins (in its first column, outside brackets, strings
+/// and comments) with a declaration's keyword.
+fn declaration_starts(text: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut starts = vec![0];
+    let (mut i, mut depth, mut line_start) = (0, 0usize, true);
+    while i < b.len() {
+        if line_start && depth == 0 && i > 0 && starts_declaration(&text[i..]) {
+            starts.push(i);
+        }
+        line_start = false;
+        match b[i] {
+            b'\n' => line_start = true,
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += 1;
+                }
+                if b.get(i) == Some(&b'\n') {
+                    continue;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < b.len() && !b[i..].starts_with(b"*/") {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'(' | b'{' | b'[' => depth += 1,
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    starts
+}
+
+/// Whether `s` begins with a declaration's keyword (kept in step with
+/// `item` in the grammar): `game`, `players`, ..., `on no moves`, `at end`.
+fn starts_declaration(s: &str) -> bool {
+    let mut words = s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+    let first = words.next().unwrap_or("");
+    let next = || {
+        s[first.len()..]
+            .trim_start_matches([' ', '\t', '\r', '\n'])
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("")
+    };
+    match first {
+        "game" | "players" | "param" | "board" | "piece" | "zone" | "def" | "action" | "setup"
+        | "turn" | "var" | "clock" => true,
+        "on" => next() == "no",
+        "at" => next() == "end",
+        _ => false,
+    }
 }
 
 #[cold]
@@ -228,6 +368,32 @@ const KEYWORDS: &[&str] = &[
     "to", "from", "and", "or", "not",
 ];
 
+/// A help line when the error is at `=` where `==` was meant (a
+/// comparison), or at `==` where `=` was meant (`let x == 3`, `x == 3` as a
+/// statement).
+fn equals_slip(text: &str, at: usize, positives: &[Rule]) -> Option<&'static str> {
+    let b = text.as_bytes();
+    let here = |i: usize| b.get(i).copied();
+    let operator = positives.iter().any(|r| matches!(r, Rule::eq_op | Rule::and_op | Rule::or_op));
+    let to_assign = "did you mean `=`? `==` compares two values; `=` gives a name its value";
+    let to_compare = "did you mean `==`? `=` gives a name a value; `==` compares two values";
+    match (at.checked_sub(1).and_then(here), here(at), here(at + 1)) {
+        // `x == 3` where a statement `x = 3` was meant.
+        (_, Some(b'='), Some(b'=')) if positives.contains(&Rule::assign_op) => Some(to_assign),
+        // `let x == 3`: the first `=` was read as the `let`'s.
+        (Some(b'='), Some(b'='), next) if next != Some(b'=') => Some(to_assign),
+        // `if owner(c) = me`: a single `=` where an operator may follow.
+        (prev, Some(b'='), next)
+            if operator
+                && next != Some(b'=')
+                && !matches!(prev, Some(b'=' | b'!' | b'<' | b'>' | b'+' | b'-')) =>
+        {
+            Some(to_compare)
+        }
+        _ => None,
+    }
+}
+
 #[cold]
 fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
     let (mut start, mut end) = match err.location {
@@ -250,6 +416,7 @@ fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
     // At the end of the file, point at the last character instead, so the
     // label has a line to stand on.
     let trimmed = text.trim_end().len();
+    let at_end = start >= trimmed;
     if start >= trimmed && trimmed > 0 {
         let last = text[..trimmed].chars().next_back().map_or(1, char::len_utf8);
         (start, end) = (trimmed - last, trimmed);
@@ -286,7 +453,12 @@ fn syntax_error(err: pest::error::Error<Rule>, text: &str) -> Problem {
         .collect();
     let reserved = format!("`{word}` is a keyword, not a name or a value");
     let help = if KEYWORDS.contains(&word.as_str()) { reserved.as_str() } else { help };
-    let at_end = start + 1 >= trimmed;
+    let help = match &err.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            equals_slip(text, start, positives).unwrap_or(help)
+        }
+        _ => help,
+    };
     let (message, help) = if at_end {
         (format!("the file ends here; {message}"), "is a closing `}` missing?")
     } else {

@@ -948,3 +948,29 @@ fn short_forms_work_at_the_prompt_and_in_explain() {
         tabula(&["play", "games/connect4.game", "--seat", "2=random", "--seed", "1"], "d\nquit\n");
     assert!(out(&o).contains("Red plays d1"), "{}", out(&o));
 }
+
+/// `show` says when the game is over and how it ended, in the drawing and
+/// in JSON: a game a rule ended (three in a row), and one whose player to
+/// move has no move, where `on no moves` ends it (a full board, a draw).
+#[test]
+fn show_says_the_game_is_over() {
+    let ttt = "games/tictactoe.game";
+    let cases = [
+        ("in play", "a1 a2"),
+        ("won by a rule", "a1 a2 b1 b2 c1"),
+        ("no move left", "a1 b2 c1 b1 b3 a2 c2 c3 a3"),
+    ];
+    let mut all = String::new();
+    for (what, after) in cases {
+        let drawing = tabula(&["show", ttt, "--after", after], "");
+        let j = tabula(&["show", ttt, "--after", after, "--json"], "");
+        assert!(drawing.status.success() && j.status.success(), "{what}: {}", err(&drawing));
+        let (drawing, j) = (out(&drawing), json(&j));
+        let over = what != "in play";
+        assert_eq!(drawing.contains("game over: "), over, "{what}: {drawing}");
+        assert_eq!(drawing.contains("to move: "), !over, "{what}: {drawing}");
+        assert_eq!(j.get("game_over").is_some_and(|v| v.is_string()), over, "{what}: {j}");
+        all.push_str(&format!("===== {what}\n{drawing}{}\n", pretty(&j)));
+    }
+    insta::assert_snapshot!(all);
+}

@@ -86,3 +86,27 @@ fn bundled_games_have_no_warnings() {
         assert!(g.warnings.is_empty(), "{name}: {}", crate::render_problems(&g.warnings));
     }
 }
+
+/// Syntax errors in separate declarations are reported together, up to
+/// `MAX_SYNTAX_ERRORS`; after an unclosed block the declarations that
+/// follow cannot be told apart, so only the first error is reported.
+#[test]
+fn syntax_errors_recover_only_when_reliable() {
+    let head = "game \"g\"\nplayers A, B\nboard square 3 by 3\npiece S \"s\"\n";
+    let count = |text: String| match Game::load(&Source::new("x", text.clone()), &[]) {
+        Ok(_) => panic!("{text} should not parse"),
+        Err(d) => {
+            assert!(d.problems.iter().all(|p| p.code == "tabula::syntax"), "{text}");
+            d.problems.len()
+        }
+    };
+    let turn = "turn {\n    choose c in cells where empty(c)\n    place S at c\n}\n";
+    // Two slips in two declarations: both.
+    assert_eq!(count(format!("{head}def f(c) = owner(c) = me\n{turn}at end {{ lose }}\n")), 2);
+    // An unclosed `turn` block, and a slip in `at end`: the first only.
+    let unclosed = "turn {\n    choose c in cells where empty(c)\n";
+    assert_eq!(count(format!("{head}{unclosed}on no moves {{ draw }}\nat end {{ lose }}\n")), 1);
+    // Many broken declarations: a bounded number of reports.
+    let many = "def f(c) = owner(c) = me\n".repeat(2 * tabula::syntax::MAX_SYNTAX_ERRORS);
+    assert_eq!(count(format!("{head}{many}{turn}")), tabula::syntax::MAX_SYNTAX_ERRORS);
+}

@@ -70,8 +70,10 @@ fn search_finds_a_win_in_one_in_every_game_at_any_budget() {
     for name in [
         "boop.game",
         "breakthrough.game",
+        "chess.game",
         "connect4.game",
         "hex.game",
+        "morris.game",
         "snekagon.game",
         "tictactoe.game",
     ] {

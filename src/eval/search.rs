@@ -441,9 +441,12 @@ impl<const W: usize> Sink<W> for AnySink {
 pub struct Successors<const W: usize> {
     states: Vec<State>,
     forks: Vec<(Level<W>, u32, Options<W>)>,
-    /// Moves that stop at a chance event: the run at the stop (position,
-    /// frame, op) and the turn's events so far, to go on without a replay.
+    /// Moves that stop at a chance event: the turn's events so far, and a
+    /// level to rebuild the run at the stop in (only for the move played:
+    /// one replay is cheaper than a copy of the run for every move).
     chances: Vec<(Level<W>, u32, Vec<Choice>)>,
+    /// A fresh frame, to replay a turn from its start.
+    fresh: Option<Frame<W>>,
     /// The position where the turn began (for moves that stop at chance).
     start: Option<State>,
     /// In search order: (kind, index into `states`, `forks` or `chances`,
@@ -514,8 +517,20 @@ impl<const W: usize> Successors<W> {
             at -= n;
         }
         let Some(idx) = found else { return self.result(p, i, out) };
-        let (lv, pc, events) = &mut self.chances[idx];
-        let mut pc = *pc;
+        let (lv, _, events) = &mut self.chances[idx];
+        // Rebuild the run at the stop: the turn replayed from its start.
+        let fresh = self.fresh.get_or_insert_with(|| p.new_frame());
+        if let Some(start) = &self.start {
+            lv.st.copy_from(start);
+        }
+        lv.fr.copy_from(fresh);
+        let resume = replay_events(p, &mut lv.st, &mut lv.fr, events)?;
+        let Stop::Fork(mut pc) = run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? else {
+            return Err(RunError {
+                message: "the turn under way does not replay to its chance event".into(),
+                span: Default::default(),
+            });
+        };
         loop {
             options(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts)?;
             let site = site_at(&p.turn, pc);
@@ -602,7 +617,6 @@ impl<const W: usize> Sink<W> for Successors<W> {
             self.chances.push((stop.clone(), pc, Vec::new()));
         }
         let c = &mut self.chances[self.n_chances];
-        c.0.copy_from(stop);
         c.1 = pc;
         c.2.clear();
         c.2.extend_from_slice(at.prefix);

@@ -127,3 +127,25 @@ pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     v.sort();
     v
 }
+
+/// Runs the `tabula` binary as a user would, from the project root, without
+/// colour, with `input` on stdin.
+pub fn tabula(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(crate::root())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tabula");
+    // A command that stops before reading all its input closes the pipe:
+    // that is not a failure of the test.
+    if let Err(e) = child.stdin.take().expect("stdin").write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().expect("output")
+}

@@ -2,26 +2,9 @@
 //! scripted input, snapshotted transcripts (stdin is not a terminal, so
 //! each typed line is echoed after its prompt and nothing is coloured).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn tabula(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .current_dir(crate::root())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run tabula");
-    // A command that stops before reading all its input closes the pipe:
-    // that is not a failure of the test.
-    if let Err(e) = child.stdin.take().expect("stdin").write_all(input.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().expect("output")
-}
+use crate::tabula;
 
 /// Stdout, with the scratch folder written as `SCRATCH`.
 fn transcript(o: &Output, dir: &std::path::Path) -> String {

@@ -50,6 +50,8 @@ pub struct Attempt {
 }
 
 /// Explains `input` (move notation, possibly partial) in position `s`.
+/// Notation is read in full: a short form (`as short`) is spelled out first
+/// with `State::parse_move` and `State::move_text`.
 pub fn explain(g: &Game, s: &State, input: &str) -> Result<Verdict, RunError> {
     let tokens: Vec<String> = input.split_whitespace().map(str::to_string).collect();
     let mut found = Found::default();

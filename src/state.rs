@@ -94,7 +94,7 @@ impl std::fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// A position: board, zones, whose turn, how many turns were played, outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Board cells (0 = empty, else `1 + owner * kinds + kind`), then zone counters.
     pub(crate) data: Box<[u16]>,
@@ -695,6 +695,16 @@ impl State {
     }
 
     /// Copies `src` into `self`, reusing `self`'s buffers.
+    /// Whether `o` has the same shape (the same game): [`State::copy_from`]
+    /// works between the two.
+    fn same_shape(&self, o: &State) -> bool {
+        self.data.len() == o.data.len()
+            && self.bits.len() == o.bits.len()
+            && self.seqs.len() == o.seqs.len()
+            && self.vars.len() == o.vars.len()
+            && self.clocks.len() == o.clocks.len()
+    }
+
     pub(crate) fn copy_from(&mut self, src: &State) {
         self.data.copy_from_slice(&src.data);
         self.bits.copy_from_slice(&src.bits);
@@ -713,6 +723,34 @@ impl State {
         self.next = src.next;
         if !self.history.same(&src.history) {
             self.history.clone_from(&src.history);
+        }
+    }
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            data: self.data.clone(),
+            bits: self.bits.clone(),
+            seqs: self.seqs.clone(),
+            pending: self.pending.clone(),
+            current: self.current,
+            ply: self.ply,
+            outcome: self.outcome,
+            decided_by: self.decided_by,
+            vars: self.vars.clone(),
+            clocks: self.clocks.clone(),
+            next: self.next,
+            history: self.history.clone(),
+        }
+    }
+
+    /// Reuses `self`'s buffers when both are positions of one game.
+    fn clone_from(&mut self, src: &State) {
+        if self.same_shape(src) {
+            self.copy_from(src);
+        } else {
+            *self = src.clone();
         }
     }
 }

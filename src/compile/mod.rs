@@ -521,6 +521,9 @@ pub struct Program<const W: usize> {
     /// What each pass did, one line per use (for `tabula check --passes`
     /// style reports and tests).
     pub notes: Vec<String>,
+    /// A number no other program of this process has: buffers sized for
+    /// one program (see `play::playout`) know whether they fit another.
+    pub id: u64,
 }
 
 impl<const W: usize> Program<W> {
@@ -635,5 +638,9 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         frame,
         sites,
         notes,
+        id: {
+            static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        },
     }
 }

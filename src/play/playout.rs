@@ -5,7 +5,7 @@
 //! continues from that position: no turn is run twice, and the buffers are
 //! reused from ply to ply.
 
-use crate::compile::Program;
+use crate::compile::{Compiled, Program};
 use crate::eval::search::{Searcher, Successors};
 use crate::rng::Rng;
 use crate::state::{Move, Outcome, RunError, State};
@@ -35,18 +35,67 @@ pub fn playout(
     rng: &mut Rng,
     max_plies: u32,
 ) -> Result<Playout, RunError> {
-    with_program!(g, p => playout_w(p, start, rng, max_plies))
+    CACHE.with(|cache| {
+        // Re-entered (never today): fresh buffers for the inner playout.
+        let mut fresh = Cache::default();
+        let mut held = cache.try_borrow_mut();
+        let c = match held.as_deref_mut() {
+            Ok(c) => c,
+            Err(_) => &mut fresh,
+        };
+        match g.program() {
+            Compiled::W1(p) => playout_w(p, Bufs::of(&mut c.w1, p.id), start, rng, max_plies),
+            Compiled::W2(p) => playout_w(p, Bufs::of(&mut c.w2, p.id), start, rng, max_plies),
+            Compiled::W4(p) => playout_w(p, Bufs::of(&mut c.w4, p.id), start, rng, max_plies),
+        }
+    })
+}
+
+/// The buffers of move generation, kept from one playout to the next (a
+/// playout is short in many games, and growing them anew each time cost
+/// more than the moves: a quarter of Tic-tac-toe's playout time was
+/// `malloc` and `free`). They are sized for one program (`id`).
+struct Bufs<const W: usize> {
+    id: u64,
+    searcher: Searcher<W>,
+    succ: Successors<W>,
+}
+
+impl<const W: usize> Bufs<W> {
+    /// The buffers in `slot` if they belong to program `id`, else new ones.
+    fn of(slot: &mut Option<Bufs<W>>, id: u64) -> &mut Bufs<W> {
+        if slot.as_ref().is_some_and(|b| b.id != id) {
+            *slot = None;
+        }
+        slot.get_or_insert_with(|| Bufs {
+            id,
+            searcher: Searcher::default(),
+            succ: Successors::default(),
+        })
+    }
+}
+
+/// One set of buffers per board width, per thread.
+#[derive(Default)]
+struct Cache {
+    w1: Option<Bufs<1>>,
+    w2: Option<Bufs<2>>,
+    w4: Option<Bufs<4>>,
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::default();
 }
 
 fn playout_w<const W: usize>(
     p: &Program<W>,
+    bufs: &mut Bufs<W>,
     start: &State,
     rng: &mut Rng,
     max_plies: u32,
 ) -> Result<Playout, RunError> {
     let mut s = start.clone();
-    let mut searcher = Searcher::<W>::default();
-    let mut succ = Successors::<W>::default();
+    let Bufs { searcher, succ, .. } = bufs;
     let mut branching = 0;
     // A ply is a move of a player, or a turn that chance alone played.
     let mut plies = 0;
@@ -81,7 +130,7 @@ fn playout_w<const W: usize>(
             continue;
         }
         succ.clear(p.t.players);
-        searcher.search(p, &s, &mut succ)?;
+        searcher.search(p, &s, succ)?;
         let n = succ.total;
         if n == 0 {
             // No move of the turn: `on no moves` ends the game or passes.

@@ -27,6 +27,19 @@
 //!    move. Move generation lists the options without running the rest;
 //!    the rest runs once, for the move that is played. Games: Tic-tac-toe,
 //!    Connect Four, Hex, Breakthrough, and any place-then-check game.
+//! 3. **Precomputed relations** ([`Pred::Rel`]). Inside a set form, a
+//!    condition that reads no position but the cell, at most one other
+//!    cell local and perhaps `me` (`rank(b) == rank(a) + 1`, `file(a) ==
+//!    file(b)`, `b in neighbours(a)`, `me == White and ...`) is evaluated
+//!    when the game is loaded for every other cell, `none` and every
+//!    player: a table of sets, looked up at run time by the other cell and
+//!    the mover. A whole `def` of that kind becomes one lookup instead of
+//!    a tree of comparisons per cell. Games: Breakthrough (`ahead`,
+//!    `straight`: callgrind, 100 playouts, 309.7M → 182.9M instructions),
+//!    Nine Men's Morris (`goal in neighbours(man)`), any game whose moves
+//!    are geometric relations between a piece and its target. The table
+//!    is bounded (`players × (cells + 1)²` evaluations at most 264,196),
+//!    so loading stays fast.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -76,6 +89,18 @@ pub enum Pred<const W: usize> {
     Not(Box<Pred<W>>),
     /// A `def`'s arguments that do not mention the cell, bound first.
     Let(Vec<super::Store<W>>, Box<Pred<W>>),
+    /// A relation between the cell and another cell (a local, `other`)
+    /// and perhaps `me` that does not read the position, precomputed:
+    /// entry `me * (cells + 1) + other` (`cells` standing for `none`) is
+    /// the set where it holds and whether it holds at `none`.
+    Rel {
+        /// The other cell's word slot, if the relation has one.
+        other: Option<u16>,
+        /// Whether the table is indexed by `me` too.
+        by_me: bool,
+        /// The precomputed sets.
+        table: Box<[(Set<W>, bool)]>,
+    },
 }
 
 impl<const W: usize> Pred<W> {
@@ -138,6 +163,18 @@ impl<const W: usize> Pred<W> {
                 }
                 p.eval(cx)
             }
+            Pred::Rel { other, by_me, table } => {
+                let cells = cx.t.cells;
+                let a = match other {
+                    Some(w) => {
+                        usize::try_from(cx.fr.w[*w as usize]).map_or(cells, |a| a.min(cells))
+                    }
+                    None => 0,
+                };
+                let me = if *by_me { cx.st.current as usize } else { 0 };
+                let at = if other.is_some() { me * (cells + 1) + a } else { me };
+                table.get(at).copied().unwrap_or((Set::EMPTY, false))
+            }
         }
     }
 
@@ -183,8 +220,13 @@ pub fn may_fail(e: &Expr) -> bool {
 
 /// Whether `e` reads the position (or `me`) anywhere.
 fn reads_state(e: &Expr) -> bool {
+    reads_state_or(e, true)
+}
+
+/// Whether `e` reads the position anywhere, `me` counting when `me_too`.
+fn reads_state_or(e: &Expr, me_too: bool) -> bool {
     match e {
-        Expr::Me => true,
+        Expr::Me => me_too,
         Expr::Builtin(
             Builtin::Empty
             | Builtin::Occupied
@@ -209,11 +251,47 @@ fn reads_state(e: &Expr) -> bool {
         Expr::Quant { domain, .. } if matches!(&**domain, Expr::Zone(..)) => true,
         _ => {
             let mut found = false;
-            e.children(&mut |c| found |= reads_state(c));
+            e.children(&mut |c| found |= reads_state_or(c, me_too));
             found
         }
     }
 }
+
+/// The locals `e` reads that are not bound inside it, each once.
+fn free_locals(e: &Expr, bound: &mut Vec<Slot>, out: &mut Vec<Slot>) {
+    match e {
+        Expr::Local(s, _) => {
+            if !bound.contains(s) && !out.contains(s) {
+                out.push(*s);
+            }
+        }
+        Expr::Inline(binds, body, _) => {
+            let n = bound.len();
+            for (s, x) in binds.iter() {
+                free_locals(x, bound, out);
+                bound.push(*s);
+            }
+            free_locals(body, bound, out);
+            bound.truncate(n);
+        }
+        Expr::Quant { slot, domain, filter, body, .. } => {
+            free_locals(domain, bound, out);
+            bound.push(*slot);
+            if let Some(f) = filter {
+                free_locals(f, bound, out);
+            }
+            if let Some(b) = body {
+                free_locals(b, bound, out);
+            }
+            bound.pop();
+        }
+        _ => e.children(&mut |c| free_locals(c, bound, out)),
+    }
+}
+
+/// Most evaluations a precomputed relation may cost when a game is
+/// loaded (players × (cells + 1)²: a 256-cell board with 4 players).
+const REL_BUDGET: usize = 4 * 257 * 257;
 
 /// Whether `e` reads any of `vars`.
 fn reads_any(e: &Expr, vars: &[Slot]) -> bool {
@@ -293,6 +371,9 @@ impl<const W: usize> Compiler<'_, W> {
                 Expr::Const(Value::Bool(b)) => Pred::Const(*b),
                 _ => Pred::Cond(self.bool_(e)),
             });
+        }
+        if let Some(p) = self.rel_pred(e, vars) {
+            return Some(p);
         }
         let leaf = |f: Builtin, args: &[Expr], vars: &[Slot]| -> Option<Pred<W>> {
             let path = cell_path(&args[0], vars)?;
@@ -379,6 +460,86 @@ impl<const W: usize> Compiler<'_, W> {
             _ => None,
         };
         found.or_else(|| self.static_pred(e, vars))
+    }
+
+    /// A relation between the cell and at most one other cell local, and
+    /// perhaps `me`, that does not read the position otherwise (`rank(b)
+    /// == rank(a) + 1`, `me == White and file(a) == file(b)`): evaluated
+    /// now for every pair of cells (and `none`) and every player.
+    fn rel_pred(&mut self, e: &Expr, vars: &[Slot]) -> Option<Pred<W>> {
+        if reads_state_or(e, false) || may_fail(e) || self.ty(e) != Ty::Bool {
+            return None;
+        }
+        let mut free = Vec::new();
+        free_locals(e, &mut Vec::new(), &mut free);
+        free.retain(|s| !vars.contains(s));
+        let other = match free[..] {
+            [] => None,
+            [a] if self.ty(&Expr::Local(a, Default::default())) == Ty::Cell => match self.var(a) {
+                Var::W(w) => Some(w),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let by_me = reads_state(e);
+        if other.is_none() && !by_me {
+            return self.static_pred(e, vars);
+        }
+        let cells = self.t.cells;
+        let mes = if by_me { self.t.players } else { 1 };
+        let others = if other.is_some() { cells + 1 } else { 1 };
+        if mes * others * (cells + 1) > REL_BUDGET {
+            return None;
+        }
+        let f = self.bool_(e);
+        let mut st = State::empty(self.g);
+        let mut fr = self.scratch_frame();
+        let mut table = Vec::with_capacity(mes * others);
+        for me in 0..mes {
+            st.current = me as u8;
+            for a in 0..others {
+                if let Some(w) = other {
+                    fr.w[w as usize] = if a == cells { i64::from(NO_CELL) } else { a as i64 };
+                }
+                let mut set = Set::EMPTY;
+                let mut at_none = false;
+                for c in (0..cells as u16).chain([NO_CELL]) {
+                    for v in vars {
+                        if let Var::W(i) = self.var(*v) {
+                            fr.w[i as usize] = i64::from(c);
+                        }
+                    }
+                    let mut cx = Cx { t: self.t, st: &mut st, fr: &mut fr };
+                    let r = f(&mut cx);
+                    if fr.err.is_some() {
+                        return None;
+                    }
+                    if c == NO_CELL {
+                        at_none = r;
+                    } else if r {
+                        set.insert(c);
+                    }
+                }
+                table.push((set, at_none));
+            }
+        }
+        self.notes.push(format!(
+            "precomputed relation of two cells{}",
+            if by_me { " and the mover" } else { "" }
+        ));
+        Some(Pred::Rel { other, by_me, table: table.into_boxed_slice() })
+    }
+
+    /// A frame for evaluating expressions when the game is compiled.
+    fn scratch_frame(&self) -> Frame<W> {
+        let sizes = self.frame_sizes();
+        Frame::<W> {
+            w: vec![0; sizes.0],
+            s: vec![Set::EMPTY; sizes.1],
+            d: vec![Dom::Dirs; sizes.2],
+            groups: vec![(0, Vec::new()); self.t.players],
+            ..Frame::default()
+        }
     }
 
     /// A predicate about the cell alone that does not read the position:

@@ -260,7 +260,9 @@ turn middle {
     for y in ray(x, d) where empty(y) {
         free += 1
     }
-    score(me) += n + free % 2
+    // Relations of two cells (and the mover), precomputed by the compiler.
+    let lined = count y in pieces(next(me)) where rank(y) == rank(x) and (me == A or file(y) > file(c))
+    score(me) += n + free % 2 + lined
     let hit = last(upto(ray(x, d)))
     if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
         change hit to me

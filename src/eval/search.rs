@@ -81,7 +81,9 @@ pub trait Sink<const W: usize> {
 /// Where the turn a search explores began: what a move that stops at a
 /// chance event needs to become a position.
 pub struct ChanceAt<'a> {
-    /// The position when the turn began.
+    /// The position when the turn began (its `pending`, the events of a
+    /// turn resumed after a chance event, is to be ignored: they are in
+    /// `prefix`).
     pub start: &'a State,
     /// The turn's events before the search began (a turn resumed after a
     /// chance event).
@@ -106,8 +108,7 @@ pub struct Searcher<const W: usize> {
     opts: Vec<Options<W>>,
     path: Vec<(u16, Pick<W>)>,
     budget: u32,
-    /// The turn's start and events so far, for moves that stop at chance.
-    root: Option<State>,
+    /// The turn's events so far, for moves that stop at chance.
     prefix: Vec<Choice>,
 }
 
@@ -118,7 +119,6 @@ impl<const W: usize> Default for Searcher<W> {
             opts: Vec::new(),
             path: Vec::new(),
             budget: NODE_LIMIT,
-            root: None,
             prefix: Vec::new(),
         }
     }
@@ -136,9 +136,15 @@ impl<const W: usize> Frame<W> {
         if self.groups.len() != o.groups.len() {
             self.groups.clone_from(&o.groups);
         } else {
+            // A cache that is stale in `o` is never read again: mark it
+            // stale here instead of copying its groups.
             for (a, b) in self.groups.iter_mut().zip(&o.groups) {
-                a.0 = b.0;
-                a.1.clone_from(&b.1);
+                if b.0 == o.epoch {
+                    a.0 = b.0;
+                    a.1.clone_from(&b.1);
+                } else {
+                    a.0 = 0;
+                }
             }
         }
     }
@@ -185,26 +191,22 @@ impl<const W: usize> Searcher<W> {
         self.budget = p.t.max_choices;
         let mut pc = 0;
         if p.has_chance {
-            match &mut self.root {
-                Some(r) => r.clone_from(start),
-                None => self.root = Some(start.clone()),
-            }
-            if let Some(r) = &mut self.root {
-                r.pending = None;
-            }
             self.prefix.clear();
             self.prefix.extend_from_slice(prefix);
             // A turn resumed after a chance event: replay its events.
             let lv = &mut self.levels[0];
             pc = replay_events(p, &mut lv.st, &mut lv.fr, prefix)?;
         }
-        self.explore(p, 0, pc, sink)?;
+        self.explore(p, start, 0, pc, sink)?;
         Ok(())
     }
 
+    /// Explores from level `b` at op `pc`; `start` is the position where
+    /// the turn began (its `pending` is not read).
     fn explore(
         &mut self,
         p: &Program<W>,
+        start: &State,
         b: usize,
         pc: u32,
         sink: &mut impl Sink<W>,
@@ -234,7 +236,6 @@ impl<const W: usize> Searcher<W> {
         let site = site_at(block, at);
         if p.sites.get(site as usize).is_some_and(|s| s.chance) {
             // The move ends here: chance decides what comes next.
-            let start = self.root.as_ref().unwrap_or(&self.levels[b].st);
             let chance_at = ChanceAt { start, prefix: &self.prefix };
             return sink.chance(p, &self.levels[b], at, &self.path, &chance_at);
         }
@@ -267,7 +268,7 @@ impl<const W: usize> Searcher<W> {
             let lv = &mut self.levels[nb];
             let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
             self.path.push((site, pick));
-            let go = self.explore(p, nb, resume, sink)?;
+            let go = self.explore(p, start, nb, resume, sink)?;
             self.path.pop();
             if !go {
                 return Ok(false);

@@ -272,6 +272,12 @@ impl Seq {
         self.middle.iter().map(|&n| n as usize).sum()
     }
 
+    /// Whether any piece lies face down.
+    #[inline]
+    pub fn any_hidden(&self) -> bool {
+        self.middle.iter().any(|&n| n > 0)
+    }
+
     /// Number of pieces.
     pub fn len(&self) -> usize {
         self.front.len() + self.hidden() + self.back.len()
@@ -293,7 +299,7 @@ impl Seq {
     pub fn first(&self) -> End {
         match self.front.first() {
             Some(&k) => End::Known(k),
-            None if self.hidden() > 0 => End::Unknown,
+            None if self.any_hidden() => End::Unknown,
             None => self.back.first().map_or(End::Empty, |&k| End::Known(k)),
         }
     }
@@ -302,7 +308,7 @@ impl Seq {
     pub fn last(&self) -> End {
         match self.back.last() {
             Some(&k) => End::Known(k),
-            None if self.hidden() > 0 => End::Unknown,
+            None if self.any_hidden() => End::Unknown,
             None => self.front.last().map_or(End::Empty, |&k| End::Known(k)),
         }
     }
@@ -325,7 +331,7 @@ impl Seq {
 
     /// Puts `n` pieces of kind `k` at the end.
     pub fn push(&mut self, k: u16, n: usize) {
-        if self.hidden() == 0 && self.back.is_empty() {
+        if !self.any_hidden() && self.back.is_empty() {
             self.front.extend(std::iter::repeat_n(k, n));
         } else {
             self.back.extend(std::iter::repeat_n(k, n));
@@ -407,7 +413,7 @@ impl Seq {
 
     /// Keeps the canonical form: with nothing face down, one known list.
     fn settle(&mut self) {
-        if self.hidden() == 0 {
+        if !self.any_hidden() {
             self.middle.clear();
             if !self.back.is_empty() {
                 let back = std::mem::take(&mut self.back);

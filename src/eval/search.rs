@@ -17,6 +17,7 @@
 
 use super::machine::{bind, options, run, site_at, take_choice, Options, Pick, Stop};
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
+use crate::compile::stmt::Op;
 use crate::compile::{Block, Frame, Program};
 use crate::state::Pending;
 
@@ -222,6 +223,13 @@ impl<const W: usize> Searcher<W> {
             Stop::Fail(_) => return Ok(true),
             Stop::Fork(at) => at,
         };
+        let site = site_at(block, at);
+        if matches!(block.ops.get(at as usize), Some(Op::Reveal { .. })) {
+            // A face-down piece: the run stops here only when the end is
+            // face down, so chance has outcomes. The move ends here.
+            let chance_at = ChanceAt { start, prefix: &self.prefix };
+            return sink.chance(p, &self.levels[b], at, &self.path, &chance_at);
+        }
         while self.opts.len() <= depth {
             self.opts.push(Options::default());
         }
@@ -233,7 +241,6 @@ impl<const W: usize> Searcher<W> {
         if n == 0 {
             return Ok(true);
         }
-        let site = site_at(block, at);
         if p.sites.get(site as usize).is_some_and(|s| s.chance) {
             // The move ends here: chance decides what comes next.
             let chance_at = ChanceAt { start, prefix: &self.prefix };

@@ -24,6 +24,8 @@ pub struct Compiler<'g, const W: usize> {
     sizes: (usize, usize, usize),
     /// What the passes did.
     pub notes: Vec<String>,
+    /// Memo tables handed out (see `opt::memo_cond`).
+    pub memos: usize,
 }
 
 /// The board code on `c` (0 when empty or not a cell).
@@ -436,7 +438,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
             })
             .collect();
-        Compiler { g, t, vars, sizes, notes: Vec::new() }
+        Compiler { g, t, vars, sizes, notes: Vec::new(), memos: 0 }
     }
 
     /// Where IR slot `s` lives.
@@ -1348,8 +1350,8 @@ impl<'g, const W: usize> Compiler<'g, W> {
     ) -> B<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
-        let f = filter.map(|f| self.bool_(f));
-        let b = body.map(|b| self.bool_(b));
+        let f = filter.map(|f| self.cond_of(slot, f));
+        let b = body.map(|b| self.cond_of(slot, b));
         // `any`: some element passes; `all`: no element fails; `none`: no element passes.
         let want = q != Quant::All;
         Box::new(move |cx| {
@@ -1386,9 +1388,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
     ) -> I<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
-        let f = filter.map(|f| self.bool_(f));
+        let f = filter.map(|f| self.cond_of(slot, f));
         if q == Quant::Count {
-            let b = body.map(|b| self.bool_(b));
+            let b = body.map(|b| self.cond_of(slot, b));
             return Box::new(move |cx| {
                 let dv = d(cx);
                 let mut n = 0i64;
@@ -1447,7 +1449,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
     ) -> S<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
-        let f = filter.map(|f| self.bool_(f));
+        let f = filter.map(|f| self.cond_of(slot, f));
         let b = body.map(|b| self.set(b));
         Box::new(move |cx| {
             let dv = d(cx);

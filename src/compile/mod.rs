@@ -463,6 +463,63 @@ pub struct Frame<const W: usize> {
     pub err: Option<Box<RunError>>,
     /// Each player's groups, valid while `epoch` matches.
     pub groups: Vec<(u64, Vec<Set<W>>)>,
+    /// The remembered values of conditions that depend on one set alone
+    /// (see `opt::memo_cond`), one table per condition. Never stale, so
+    /// never copied at a fork.
+    pub memo: Vec<Memo<W>>,
+}
+
+/// Remembered values of a condition of one set: a direct-mapped table of
+/// [`Memo::SIZE`] entries, a later set taking the place of an earlier one
+/// with the same hash.
+#[derive(Debug, Clone)]
+pub struct Memo<const W: usize> {
+    keys: Box<[Set<W>]>,
+    /// 0: empty, 1: false, 2: true.
+    vals: Box<[u8]>,
+}
+
+impl<const W: usize> Default for Memo<W> {
+    fn default() -> Self {
+        Memo {
+            keys: vec![Set::EMPTY; Self::SIZE].into_boxed_slice(),
+            vals: vec![0; Self::SIZE].into_boxed_slice(),
+        }
+    }
+}
+
+impl<const W: usize> Memo<W> {
+    /// Entries per table.
+    pub const SIZE: usize = 256;
+
+    #[inline]
+    fn slot(key: &Set<W>) -> usize {
+        let mut h = 0u64;
+        for w in key.0 {
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        (h >> 56) as usize % Self::SIZE
+    }
+
+    /// The remembered value for `key`, if any.
+    #[inline]
+    pub fn get(&self, key: &Set<W>) -> Option<bool> {
+        let i = Self::slot(key);
+        match self.vals.get(i) {
+            Some(&v) if v != 0 && self.keys.get(i) == Some(key) => Some(v == 2),
+            _ => None,
+        }
+    }
+
+    /// Remembers `v` for `key`.
+    #[inline]
+    pub fn put(&mut self, key: Set<W>, v: bool) {
+        let i = Self::slot(&key);
+        if let (Some(k), Some(x)) = (self.keys.get_mut(i), self.vals.get_mut(i)) {
+            *k = key;
+            *x = 1 + u8::from(v);
+        }
+    }
 }
 
 impl<const W: usize> Frame<W> {
@@ -516,6 +573,8 @@ pub struct Program<const W: usize> {
     pub chance_first: bool,
     /// Frame sizes: words, sets, collections.
     pub frame: (usize, usize, usize),
+    /// Number of remembered conditions (memo tables of a frame).
+    pub memos: usize,
     /// Every decision point, by site id.
     pub sites: Vec<SiteInfo>,
     /// What each pass did, one line per use (for `tabula check --passes`
@@ -537,6 +596,7 @@ impl<const W: usize> Program<W> {
             steps: 0,
             err: None,
             groups: vec![(0, Vec::new()); self.t.players],
+            memo: vec![Memo::default(); self.memos],
         }
     }
 }
@@ -617,6 +677,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         }
     }
     let frame = c.frame_sizes();
+    let memos = c.memos;
     notes.push(format!(
         "frame: {} words, {} sets, {} collections; {} ops in the turn",
         frame.0,
@@ -636,6 +697,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         has_chance,
         chance_first,
         frame,
+        memos,
         sites,
         notes,
         id: {

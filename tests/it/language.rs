@@ -262,7 +262,9 @@ turn middle {
     }
     // Relations of two cells (and the mover), precomputed by the compiler.
     let lined = count y in pieces(next(me)) where rank(y) == rank(x) and (me == A or file(y) > file(c))
-    score(me) += n + free % 2 + lined
+    // A condition of one group alone, remembered per group by the compiler.
+    let thin = count g in groups(me) where all y in g: (count z in neighbours(y) where contains(g, z)) <= 2
+    score(me) += n + free % 2 + lined + thin % 2
     let hit = last(upto(ray(x, d)))
     if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
         change hit to me

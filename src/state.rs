@@ -703,7 +703,7 @@ impl State {
     /// Copies `src` into `self`, reusing `self`'s buffers.
     /// Whether `o` has the same shape (the same game): [`State::copy_from`]
     /// works between the two.
-    fn same_shape(&self, o: &State) -> bool {
+    pub(crate) fn same_shape(&self, o: &State) -> bool {
         self.data.len() == o.data.len()
             && self.bits.len() == o.bits.len()
             && self.seqs.len() == o.seqs.len()

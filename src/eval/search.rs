@@ -45,7 +45,9 @@ impl<const W: usize> Clone for Level<W> {
 /// Where the finished turns of a search go.
 pub trait Sink<const W: usize> {
     /// A finished turn; `st` is its resulting position before the turn
-    /// passes (the sink may change it). `false` stops the search.
+    /// passes (the sink may change it, or swap it for another position of
+    /// the same game: the search does not read it again). `false` stops
+    /// the search.
     fn done(
         &mut self,
         p: &Program<W>,
@@ -259,8 +261,13 @@ impl<const W: usize> Searcher<W> {
         if p.sites.get(site as usize).is_some_and(|s| s.lazy) {
             return sink.lazy(p, &self.levels[b], at, &self.path, &self.opts[depth]);
         }
+        // Options that are the cells of a set are taken in order.
+        let mut cells = self.opts[depth].cells;
         for i in 0..n {
-            let pick = self.opts[depth].get(i);
+            let pick = match &mut cells {
+                Some(c) => Pick::W(c.pop().map_or(i64::MIN, i64::from)),
+                None => self.opts[depth].get(i),
+            };
             let nb = if i + 1 == n {
                 b
             } else {
@@ -653,10 +660,12 @@ impl<const W: usize> Sink<W> for Successors<W> {
     ) -> Result<bool, RunError> {
         advance(st, self.players);
         settle(p, st)?;
-        if self.n_states < self.states.len() {
-            self.states[self.n_states].copy_from(st);
-        } else {
-            self.states.push(st.clone());
+        // The search does not read a finished run's position again (the
+        // next option is copied over it), so it is swapped out, not copied.
+        match self.states.get_mut(self.n_states) {
+            Some(s) if s.same_shape(st) => std::mem::swap(s, st),
+            Some(s) => s.clone_from(st),
+            None => self.states.push(st.clone()),
         }
         match self.segments.last_mut() {
             Some((Seg::Done, _, n)) => *n += 1,

@@ -150,6 +150,32 @@ impl<const W: usize> Set<W> {
         out
     }
 
+    /// The `k`-th smallest cell (from 0), if the set has that many.
+    #[inline]
+    pub fn nth(self, k: usize) -> Option<CellId> {
+        let mut k = k as u32;
+        for i in 0..W {
+            let mut w = self.0[i];
+            let n = w.count_ones();
+            if k >= n {
+                k -= n;
+                continue;
+            }
+            // Select the k-th set bit of w: halve the range by popcounts.
+            let mut pos = 0u32;
+            for shift in [32u32, 16, 8, 4, 2, 1] {
+                let low = (w & ((1u64 << shift) - 1)).count_ones();
+                if k >= low {
+                    k -= low;
+                    w >>= shift;
+                    pos += shift;
+                }
+            }
+            return Some((i as u32 * 64 + pos) as CellId);
+        }
+        None
+    }
+
     /// Removes and returns the smallest cell.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<CellId> {
@@ -247,5 +273,25 @@ mod tests {
         assert_eq!(s.shift_down(-60).iter().collect::<Vec<_>>(), [63]);
         assert_eq!(s.shift_down(-64).iter().collect::<Vec<_>>(), [67]);
         assert_eq!(s.shift_down(64).iter().collect::<Vec<_>>(), [6]);
+    }
+
+    #[test]
+    fn nth_is_the_kth_cell_in_order() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200 {
+            let mut s = Set::<2>::EMPTY;
+            for w in s.0.iter_mut() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *w = seed & (seed >> 3);
+            }
+            let cells: Vec<_> = s.iter().collect();
+            for (k, &c) in cells.iter().enumerate() {
+                assert_eq!(s.nth(k), Some(c));
+            }
+            assert_eq!(s.nth(cells.len()), None);
+        }
+        assert_eq!(Set::<1>([u64::MAX]).nth(63), Some(63));
     }
 }

@@ -42,12 +42,18 @@ pub struct Options<const W: usize> {
     /// For a chance event: each option's weight (its probability is the
     /// weight over the sum); empty for a decision of the mover.
     pub weights: Vec<u32>,
+    /// When the options are the cells of a set, in increasing order: that
+    /// set (`words` is then empty; a set form's options are not listed
+    /// one by one).
+    pub cells: Option<Set<W>>,
 }
 
 impl<const W: usize> Options<W> {
     /// Number of options.
     pub fn len(&self) -> usize {
-        if self.is_set {
+        if let Some(c) = self.cells {
+            c.len()
+        } else if self.is_set {
             self.sets.len()
         } else {
             self.words.len()
@@ -60,6 +66,7 @@ impl<const W: usize> Options<W> {
     }
 
     fn clear(&mut self) {
+        self.cells = None;
         self.words.clear();
         self.sets.clear();
         self.weights.clear();
@@ -79,7 +86,9 @@ impl<const W: usize> Options<W> {
     /// Option `i`.
     #[inline]
     pub fn get(&self, i: usize) -> Pick<W> {
-        if self.is_set {
+        if let Some(c) = self.cells {
+            Pick::W(c.nth(i).map_or(i64::MIN, i64::from))
+        } else if self.is_set {
             Pick::S(self.sets[i])
         } else {
             Pick::W(self.words[i])
@@ -157,7 +166,7 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
         let d = dom(cx);
         let cand = d.and(pred(cx).0);
         match rest {
-            None => out.words.extend(cand.iter().map(i64::from)),
+            None => out.cells = Some(cand),
             Some(rest) => {
                 for x in cand.iter() {
                     if let Var::W(i) = c.var {

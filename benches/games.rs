@@ -119,11 +119,17 @@ fn main() {
         // face-down deck would make every draw a chance node to expand).
         s.stack(&g, &mut Rng::new(7)).expect("stacked deal");
         let mut rng = Rng::new(1);
+        // Each playout deals afresh when the setup has chance events (as
+        // `tabula playout` does); otherwise the start is the same for all.
+        let dealt = (!g.setup_has_chance()).then(|| State::initial(&g).expect("setup"));
         let interp = measure(
             n,
             || {
-                // Each playout deals afresh (for games that shuffle).
-                let s = State::initial_seeded(&g, rng.next_u64()).expect("setup");
+                let deal = rng.next_u64();
+                let s = match &dealt {
+                    Some(s) => s.clone(),
+                    None => State::initial_seeded(&g, deal).expect("setup"),
+                };
                 playout(&g, &s, &mut rng, MAX_PLIES).expect("playout").plies
             },
             || perft(&g, &s, depth).expect("perft"),

@@ -63,4 +63,12 @@ impl Game {
     pub fn program(&self) -> &Compiled {
         &self.program
     }
+
+    /// Whether `setup` has chance events (a `random`, a face-down piece
+    /// read): only then does [`crate::State::initial_seeded`] depend on its seed.
+    pub fn setup_has_chance(&self) -> bool {
+        with_program!(self, p => p.setup.ops.iter().any(|o| {
+            matches!(o, crate::compile::stmt::Op::Random(_) | crate::compile::stmt::Op::Reveal { .. })
+        }))
+    }
 }

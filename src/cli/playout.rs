@@ -206,6 +206,12 @@ pub fn run(
     deadline: Option<Instant>,
     tick: impl Fn(u64) + Sync,
 ) -> std::result::Result<(Stats, u64), tabula::RunError> {
+    // A setup without chance deals the same start whatever the seed: it
+    // is dealt once (the seed is still drawn, so games do not change).
+    let dealt = match fixed {
+        None if !g.setup_has_chance() => Some(State::initial_seeded(g, 0)?),
+        _ => None,
+    };
     par::fold(
         n,
         jobs,
@@ -214,9 +220,13 @@ pub fn run(
         |acc, i| {
             let mut rng = Rng::new(game_seed(seed, i));
             // Without a fixed start, every game gets its own deal.
-            let s0 = match fixed {
-                Some(s) => s.clone(),
-                None => State::initial_seeded(g, rng.next_u64())?,
+            let s0 = match (fixed, &dealt) {
+                (Some(s), _) => s.clone(),
+                (None, Some(s)) => {
+                    rng.next_u64();
+                    s.clone()
+                }
+                (None, None) => State::initial_seeded(g, rng.next_u64())?,
             };
             let p = play_out(g, &s0, &mut rng, max_plies)?;
             acc.add(g, &p)

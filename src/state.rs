@@ -714,8 +714,10 @@ impl State {
     pub(crate) fn copy_from(&mut self, src: &State) {
         self.data.copy_from_slice(&src.data);
         self.bits.copy_from_slice(&src.bits);
-        for (a, b) in self.seqs.iter_mut().zip(&src.seqs) {
-            a.copy_from(b);
+        if !self.seqs.is_empty() {
+            for (a, b) in self.seqs.iter_mut().zip(&src.seqs) {
+                a.copy_from(b);
+            }
         }
         if self.pending.is_some() || src.pending.is_some() {
             self.pending.clone_from(&src.pending);
@@ -724,8 +726,13 @@ impl State {
         self.ply = src.ply;
         self.outcome = src.outcome;
         self.decided_by = src.decided_by;
-        self.vars.copy_from_slice(&src.vars);
-        self.clocks.copy_from_slice(&src.clocks);
+        // Most games have no variables: no call to copy nothing.
+        if !self.vars.is_empty() {
+            self.vars.copy_from_slice(&src.vars);
+        }
+        if !self.clocks.is_empty() {
+            self.clocks.copy_from_slice(&src.clocks);
+        }
         self.next = src.next;
         if !self.history.same(&src.history) {
             self.history.clone_from(&src.history);

@@ -332,7 +332,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
     fn lazy(
         &mut self,
         p: &Program<W>,
-        fork: &search::Level<W>,
+        fork: &mut search::Level<W>,
         pc: u32,
         _: &[(u16, machine::Pick<W>)],
         opts: &machine::Options<W>,

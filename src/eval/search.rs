@@ -34,6 +34,16 @@ impl<const W: usize> Level<W> {
         self.st.copy_from(&o.st);
         self.fr.copy_from(&o.fr);
     }
+
+    /// Whether `o` is a level of the same program (so the two may be swapped).
+    fn same_shape(&self, o: &Level<W>) -> bool {
+        self.st.same_shape(&o.st)
+            && self.fr.w.len() == o.fr.w.len()
+            && self.fr.s.len() == o.fr.s.len()
+            && self.fr.d.len() == o.fr.d.len()
+            && self.fr.groups.len() == o.fr.groups.len()
+            && self.fr.memo.len() == o.fr.memo.len()
+    }
 }
 
 impl<const W: usize> Clone for Level<W> {
@@ -69,12 +79,13 @@ pub trait Sink<const W: usize> {
     ) -> Result<bool, RunError>;
 
     /// A lazy decision: every option is a finished turn. `fork` is the
-    /// position and frame at the decision, `pc` the decision. `false`
-    /// stops the search.
+    /// position and frame at the decision (the sink may swap it for
+    /// another level of the same program: the search does not read it
+    /// again), `pc` the decision. `false` stops the search.
     fn lazy(
         &mut self,
         p: &Program<W>,
-        fork: &Level<W>,
+        fork: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
         opts: &Options<W>,
@@ -259,7 +270,7 @@ impl<const W: usize> Searcher<W> {
         }
         self.budget -= n as u32;
         if p.sites.get(site as usize).is_some_and(|s| s.lazy) {
-            return sink.lazy(p, &self.levels[b], at, &self.path, &self.opts[depth]);
+            return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
         }
         // Options that are the cells of a set are taken in order.
         let mut cells = self.opts[depth].cells;
@@ -356,7 +367,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
     fn lazy(
         &mut self,
         p: &Program<W>,
-        _: &Level<W>,
+        _: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
         opts: &Options<W>,
@@ -400,7 +411,7 @@ impl<const W: usize> Sink<W> for CountSink {
     fn lazy(
         &mut self,
         _: &Program<W>,
-        _: &Level<W>,
+        _: &mut Level<W>,
         _: u32,
         _: &[(u16, Pick<W>)],
         opts: &Options<W>,
@@ -439,7 +450,7 @@ impl<const W: usize> Sink<W> for AnySink {
     fn lazy(
         &mut self,
         _: &Program<W>,
-        _: &Level<W>,
+        _: &mut Level<W>,
         _: u32,
         _: &[(u16, Pick<W>)],
         opts: &Options<W>,
@@ -473,7 +484,6 @@ pub struct Successors<const W: usize> {
     /// Number of moves.
     pub total: usize,
     players: usize,
-    scratch: Option<Level<W>>,
     opts: Options<W>,
 }
 
@@ -587,7 +597,9 @@ impl<const W: usize> Successors<W> {
         }
     }
 
-    /// Move `i`'s resulting position (after the turn passes), written into `out`.
+    /// Move `i`'s resulting position (after the turn passes), written into
+    /// `out`. The list is spent afterwards (the position is moved out of
+    /// it, a lazy decision's fork is run in place): once per search.
     pub fn result(&mut self, p: &Program<W>, i: usize, out: &mut State) -> Result<(), RunError> {
         let mut at = i;
         for &(seg, idx, n) in &self.segments {
@@ -596,7 +608,12 @@ impl<const W: usize> Successors<W> {
                 continue;
             }
             if seg == Seg::Done {
-                out.copy_from(&self.states[idx + at]);
+                let s = &mut self.states[idx + at];
+                if s.same_shape(out) {
+                    std::mem::swap(s, out);
+                } else {
+                    out.clone_from(s);
+                }
                 return Ok(());
             }
             if seg == Seg::Chance {
@@ -606,12 +623,30 @@ impl<const W: usize> Successors<W> {
                 *out = s;
                 return Ok(());
             }
-            let (fork, pc, opts) = &self.forks[idx];
-            let scratch = self.scratch.get_or_insert_with(|| fork.clone());
-            complete(p, fork, *pc, opts.get(at), scratch)?;
-            advance(&mut scratch.st, self.players);
-            settle(p, &mut scratch.st)?;
-            out.copy_from(&scratch.st);
+            let (fork, pc, opts) = &mut self.forks[idx];
+            let resume = bind(p, &p.turn, *pc, &mut fork.st, &mut fork.fr, opts.get(at));
+            match run(p, &p.turn, &mut fork.st, &mut fork.fr, resume)? {
+                Stop::Done => {}
+                Stop::Fail(span) => {
+                    return Err(RunError {
+                        message: "internal error: an option of a lazy decision failed".into(),
+                        span,
+                    })
+                }
+                Stop::Fork(_) => {
+                    return Err(RunError {
+                        message: "internal error: a lazy decision was followed by another".into(),
+                        span: Default::default(),
+                    })
+                }
+            }
+            advance(&mut fork.st, self.players);
+            settle(p, &mut fork.st)?;
+            if fork.st.same_shape(out) {
+                std::mem::swap(&mut fork.st, out);
+            } else {
+                out.clone_from(&fork.st);
+            }
             return Ok(());
         }
         Ok(())
@@ -679,14 +714,18 @@ impl<const W: usize> Sink<W> for Successors<W> {
     fn lazy(
         &mut self,
         _: &Program<W>,
-        fork: &Level<W>,
+        fork: &mut Level<W>,
         pc: u32,
         _: &[(u16, Pick<W>)],
         opts: &Options<W>,
     ) -> Result<bool, RunError> {
         if self.n_forks < self.forks.len() {
             let f = &mut self.forks[self.n_forks];
-            f.0.copy_from(fork);
+            if f.0.same_shape(fork) {
+                std::mem::swap(&mut f.0, fork);
+            } else {
+                f.0.copy_from(fork);
+            }
             f.1 = pc;
             f.2.clone_from(opts);
         } else {

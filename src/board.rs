@@ -649,6 +649,39 @@ impl Board {
             .collect()
     }
 
+    /// A number that two sets of cells share exactly when they have the
+    /// same shape (some symmetry of one, translated, is the other): the
+    /// least, over the board's symmetries, of the image's cells as a bit
+    /// mask of an 8 × 8 box at its corner. `None` when a set has more than
+    /// 8 cells or an image does not fit the box ([`Board::same_shape`]
+    /// answers those). The symmetries form a group, so the images of two
+    /// sets of one shape are the same masks.
+    pub fn shape_code(&self, cells: &[CellId]) -> Option<u64> {
+        let mut best = u64::MAX;
+        let mut buf = [(0i32, 0i32); 8];
+        for t in 0..self.symmetries() {
+            let mut k = 0;
+            let (mut mx, mut my) = (i32::MAX, i32::MAX);
+            for &c in cells {
+                let p = self.transform(t, *self.coords.get(c as usize)?);
+                *buf.get_mut(k)? = p;
+                k += 1;
+                mx = mx.min(p.0);
+                my = my.min(p.1);
+            }
+            let mut m = 0u64;
+            for &(x, y) in &buf[..k] {
+                let (dx, dy) = (x - mx, y - my);
+                if dx >= 8 || dy >= 8 {
+                    return None;
+                }
+                m |= 1 << (dy * 8 + dx);
+            }
+            best = best.min(m);
+        }
+        Some(best)
+    }
+
     /// Whether two sets of cells have the same shape: some symmetry of `b`,
     /// translated, is `a`. Small sets are compared without allocating.
     pub fn same_shape(&self, a: &CellSet, b: &CellSet) -> bool {

@@ -127,6 +127,32 @@ pub fn group_of<const W: usize>(cx: &Cx<'_, W>, c: CellId) -> Set<W> {
     flood(cx.t, bits_at(cx.st, p as usize), Set::one(c))
 }
 
+/// The shape code of `s` (see `Board::shape_code`), remembered in the
+/// frame; `None` for sets it does not cover.
+#[inline]
+fn shape_code<const W: usize>(cx: &mut Cx<'_, W>, s: Set<W>) -> Option<u64> {
+    /// Remembered for sets without a code.
+    const NO_CODE: u64 = u64::MAX - 1;
+    let code = match cx.fr.shapes.get(&s) {
+        Some(c) => c,
+        None => {
+            let mut cells = [0; 8];
+            let n = s.len();
+            let c = if n <= cells.len() {
+                for (slot, x) in cells.iter_mut().zip(s.iter()) {
+                    *slot = x;
+                }
+                cx.t.board.shape_code(&cells[..n]).unwrap_or(NO_CODE)
+            } else {
+                NO_CODE
+            };
+            cx.fr.shapes.put(s, c);
+            c
+        }
+    };
+    (code != NO_CODE).then_some(code)
+}
+
 /// Makes player `p`'s cached groups current (by first cell).
 pub fn fresh_groups<const W: usize>(cx: &mut Cx<'_, W>, p: usize) {
     let epoch = cx.fr.epoch;
@@ -715,7 +741,14 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 Box::new(move |cx| {
                     let a = a(cx);
                     let b = b(cx);
-                    a.len() == b.len() && cx.t.board.same_shape(&a.to_cells(), &b.to_cells())
+                    if a.len() != b.len() {
+                        return false;
+                    }
+                    // Small shapes: their codes, remembered per set.
+                    match (shape_code(cx, a), shape_code(cx, b)) {
+                        (Some(x), Some(y)) => x == y,
+                        _ => cx.t.board.same_shape(&a.to_cells(), &b.to_cells()),
+                    }
                 })
             }
             _ => {

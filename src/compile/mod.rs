@@ -467,6 +467,9 @@ pub struct Frame<const W: usize> {
     /// (see `opt::memo_cond`), one table per condition. Never stale, so
     /// never copied at a fork.
     pub memo: Vec<Memo<W>>,
+    /// Shape codes of sets (see `Board::shape_code`), remembered per set
+    /// for `same_shape`; never stale, never copied at a fork.
+    pub shapes: Memo<W>,
 }
 
 /// Remembered values of a condition of one set: a direct-mapped table of
@@ -475,15 +478,15 @@ pub struct Frame<const W: usize> {
 #[derive(Debug, Clone)]
 pub struct Memo<const W: usize> {
     keys: Box<[Set<W>]>,
-    /// 0: empty, 1: false, 2: true.
-    vals: Box<[u8]>,
+    /// The remembered values; [`Memo::EMPTY`] marks an unused entry.
+    vals: Box<[u64]>,
 }
 
 impl<const W: usize> Default for Memo<W> {
     fn default() -> Self {
         Memo {
             keys: vec![Set::EMPTY; Self::SIZE].into_boxed_slice(),
-            vals: vec![0; Self::SIZE].into_boxed_slice(),
+            vals: vec![Self::EMPTY; Self::SIZE].into_boxed_slice(),
         }
     }
 }
@@ -491,6 +494,8 @@ impl<const W: usize> Default for Memo<W> {
 impl<const W: usize> Memo<W> {
     /// Entries per table.
     pub const SIZE: usize = 256;
+    /// The value of an unused entry (never remembered).
+    pub const EMPTY: u64 = u64::MAX;
 
     #[inline]
     fn slot(key: &Set<W>) -> usize {
@@ -503,21 +508,21 @@ impl<const W: usize> Memo<W> {
 
     /// The remembered value for `key`, if any.
     #[inline]
-    pub fn get(&self, key: &Set<W>) -> Option<bool> {
+    pub fn get(&self, key: &Set<W>) -> Option<u64> {
         let i = Self::slot(key);
         match self.vals.get(i) {
-            Some(&v) if v != 0 && self.keys.get(i) == Some(key) => Some(v == 2),
+            Some(&v) if v != Self::EMPTY && self.keys.get(i) == Some(key) => Some(v),
             _ => None,
         }
     }
 
-    /// Remembers `v` for `key`.
+    /// Remembers `v` (not [`Memo::EMPTY`]) for `key`.
     #[inline]
-    pub fn put(&mut self, key: Set<W>, v: bool) {
+    pub fn put(&mut self, key: Set<W>, v: u64) {
         let i = Self::slot(&key);
         if let (Some(k), Some(x)) = (self.keys.get_mut(i), self.vals.get_mut(i)) {
             *k = key;
-            *x = 1 + u8::from(v);
+            *x = v;
         }
     }
 }
@@ -597,6 +602,7 @@ impl<const W: usize> Program<W> {
             err: None,
             groups: vec![(0, Vec::new()); self.t.players],
             memo: vec![Memo::default(); self.memos],
+            shapes: Memo::default(),
         }
     }
 }

@@ -570,12 +570,12 @@ impl<const W: usize> Compiler<'_, W> {
         Box::new(move |cx| {
             let key = cx.fr.s[s as usize];
             if let Some(v) = cx.fr.memo.get(id).and_then(|m| m.get(&key)) {
-                return v;
+                return v != 0;
             }
             let v = b(cx);
             if cx.fr.err.is_none() {
                 if let Some(m) = cx.fr.memo.get_mut(id) {
-                    m.put(key, v);
+                    m.put(key, u64::from(v));
                 }
             }
             v

@@ -195,6 +195,59 @@ fn variants_bigger_boards() {
 
 // ---- shapes -------------------------------------------------------------
 
+/// The connected sets of `size` cells that hold the board's centre.
+fn connected_sets(board: &Board, size: usize) -> Vec<CellSet> {
+    let centre = (board.len() / 2) as u16;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    let mut start = CellSet::EMPTY;
+    start.insert(centre);
+    let mut frontier = vec![start];
+    seen.insert(start);
+    while let Some(s) = frontier.pop() {
+        if s.len() == size {
+            out.push(s);
+            continue;
+        }
+        for c in s.iter().collect::<Vec<_>>() {
+            for n in board.neighbours(c).iter() {
+                let mut t = s;
+                t.insert(n);
+                if t.len() > s.len() && seen.insert(t) {
+                    frontier.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Shape codes (what `same_shape` compares for small shapes) count the
+/// free polyhexes and polyominoes right (OEIS A000228: 1, 1, 3, 7, 22;
+/// A000105: 1, 1, 2, 5, 12), and agree with `same_shape` on pairs.
+#[test]
+fn shape_codes_tell_shapes_apart_like_same_shape() {
+    let hex = Board::new(Shape::HexHex { side: 6 }).expect("board");
+    let square = Board::new(Shape::Square { width: 11, height: 11, neighbours: 4 }).expect("board");
+    for (board, counts) in [(&hex, [1, 1, 3, 7, 22]), (&square, [1, 1, 2, 5, 12])] {
+        for (k, &count) in (1..=5).zip(counts.iter()) {
+            let sets = connected_sets(board, k);
+            let code = |s: &CellSet| board.shape_code(&s.iter().collect::<Vec<_>>()).expect("fits");
+            let codes: std::collections::BTreeSet<u64> = sets.iter().map(code).collect();
+            assert_eq!(codes.len(), count, "size {k}");
+            for a in sets.iter().step_by(7) {
+                for b in sets.iter().step_by(5) {
+                    assert_eq!(code(a) == code(b), board.same_shape(a, b), "{a:?} {b:?}");
+                }
+            }
+        }
+    }
+    // Nine cells have no code; neither has a set wider than the box.
+    let row: Vec<u16> = (0..9).collect();
+    assert_eq!(square.shape_code(&row), None);
+    assert_eq!(square.shape_code(&[0, 9]), None);
+}
+
 /// The number of distinct free shapes of `size` connected cells.
 fn free_shapes(board: &Board, size: usize) -> usize {
     let centre = (board.len() / 2) as u16;

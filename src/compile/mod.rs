@@ -483,11 +483,10 @@ pub struct Memo<const W: usize> {
 }
 
 impl<const W: usize> Default for Memo<W> {
+    /// An empty table: its entries are allocated when the first value is
+    /// remembered (frames are made in many places that never use them).
     fn default() -> Self {
-        Memo {
-            keys: vec![Set::EMPTY; Self::SIZE].into_boxed_slice(),
-            vals: vec![Self::EMPTY; Self::SIZE].into_boxed_slice(),
-        }
+        Memo { keys: Box::default(), vals: Box::default() }
     }
 }
 
@@ -519,6 +518,10 @@ impl<const W: usize> Memo<W> {
     /// Remembers `v` (not [`Memo::EMPTY`]) for `key`.
     #[inline]
     pub fn put(&mut self, key: Set<W>, v: u64) {
+        if self.keys.is_empty() {
+            self.keys = vec![Set::EMPTY; Self::SIZE].into_boxed_slice();
+            self.vals = vec![Self::EMPTY; Self::SIZE].into_boxed_slice();
+        }
         let i = Self::slot(&key);
         if let (Some(k), Some(x)) = (self.keys.get_mut(i), self.vals.get_mut(i)) {
             *k = key;

@@ -314,7 +314,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
     fn chance(
         &mut self,
         p: &Program<W>,
-        _: &search::Level<W>,
+        _: &mut search::Level<W>,
         _: u32,
         path: &[(u16, machine::Pick<W>)],
         at: &search::ChanceAt<'_>,

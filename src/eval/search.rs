@@ -66,13 +66,15 @@ pub trait Sink<const W: usize> {
     ) -> Result<bool, RunError>;
 
     /// A run that stops at a chance event: a move, after which chance
-    /// decides. `stop` is the run at the stop (position, frame) and `pc`
-    /// the chance event; `at` builds the move's resulting position (the
-    /// turn's start with its events so far). `false` stops the search.
+    /// decides. `stop` is the run at the stop (position, frame: the sink
+    /// may swap it for another level of the same program, the search does
+    /// not read it again) and `pc` the chance event; `at` builds the
+    /// move's resulting position (the turn's start with its events so
+    /// far). `false` stops the search.
     fn chance(
         &mut self,
         p: &Program<W>,
-        stop: &Level<W>,
+        stop: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
         at: &ChanceAt<'_>,
@@ -241,7 +243,7 @@ impl<const W: usize> Searcher<W> {
             // A face-down piece: the run stops here only when the end is
             // face down, so chance has outcomes. The move ends here.
             let chance_at = ChanceAt { start, prefix: &self.prefix };
-            return sink.chance(p, &self.levels[b], at, &self.path, &chance_at);
+            return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
         }
         while self.opts.len() <= depth {
             self.opts.push(Options::default());
@@ -257,7 +259,7 @@ impl<const W: usize> Searcher<W> {
         if p.sites.get(site as usize).is_some_and(|s| s.chance) {
             // The move ends here: chance decides what comes next.
             let chance_at = ChanceAt { start, prefix: &self.prefix };
-            return sink.chance(p, &self.levels[b], at, &self.path, &chance_at);
+            return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
         }
         if n as u32 > self.budget {
             return Err(RunError {
@@ -345,7 +347,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
     fn chance(
         &mut self,
         p: &Program<W>,
-        _: &Level<W>,
+        _: &mut Level<W>,
         _: u32,
         path: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
@@ -389,7 +391,7 @@ impl<const W: usize> Sink<W> for CountSink {
     fn chance(
         &mut self,
         _: &Program<W>,
-        _: &Level<W>,
+        _: &mut Level<W>,
         _: u32,
         _: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
@@ -428,7 +430,7 @@ impl<const W: usize> Sink<W> for AnySink {
     fn chance(
         &mut self,
         _: &Program<W>,
-        _: &Level<W>,
+        _: &mut Level<W>,
         _: u32,
         _: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
@@ -467,12 +469,10 @@ impl<const W: usize> Sink<W> for AnySink {
 pub struct Successors<const W: usize> {
     states: Vec<State>,
     forks: Vec<(Level<W>, u32, Options<W>)>,
-    /// Moves that stop at a chance event: the turn's events so far, and a
-    /// level to rebuild the run at the stop in (only for the move played:
-    /// one replay is cheaper than a copy of the run for every move).
+    /// Moves that stop at a chance event: the run at the stop (swapped
+    /// out of the search, not copied), the chance event and the turn's
+    /// events so far.
     chances: Vec<(Level<W>, u32, Vec<Choice>)>,
-    /// A fresh frame, to replay a turn from its start.
-    fresh: Option<Frame<W>>,
     /// The position where the turn began (for moves that stop at chance).
     start: Option<State>,
     /// In search order: (kind, index into `states`, `forks` or `chances`,
@@ -542,20 +542,9 @@ impl<const W: usize> Successors<W> {
             at -= n;
         }
         let Some(idx) = found else { return self.result(p, i, out) };
-        let (lv, _, events) = &mut self.chances[idx];
-        // Rebuild the run at the stop: the turn replayed from its start.
-        let fresh = self.fresh.get_or_insert_with(|| p.new_frame());
-        if let Some(start) = &self.start {
-            lv.st.copy_from(start);
-        }
-        lv.fr.copy_from(fresh);
-        let resume = replay_events(p, &mut lv.st, &mut lv.fr, events)?;
-        let Stop::Fork(mut pc) = run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? else {
-            return Err(RunError {
-                message: "the turn under way does not replay to its chance event".into(),
-                span: Default::default(),
-            });
-        };
+        // The run at the stop, kept by the sink: chance decides from there.
+        let (lv, pc, events) = &mut self.chances[idx];
+        let mut pc = *pc;
         loop {
             options(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts)?;
             let site = site_at(&p.turn, pc);
@@ -657,14 +646,19 @@ impl<const W: usize> Sink<W> for Successors<W> {
     fn chance(
         &mut self,
         p: &Program<W>,
-        stop: &Level<W>,
+        stop: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
-        // Keep the run itself, to go on from the stop without a replay.
+        // Keep the run itself, to go on from the stop without a replay: it
+        // is swapped out of the search (which does not read it again).
         if self.n_chances == self.chances.len() {
             self.chances.push((stop.clone(), pc, Vec::new()));
+        } else if self.chances[self.n_chances].0.same_shape(stop) {
+            std::mem::swap(&mut self.chances[self.n_chances].0, stop);
+        } else {
+            self.chances[self.n_chances].0.copy_from(stop);
         }
         let c = &mut self.chances[self.n_chances];
         c.1 = pc;

@@ -534,6 +534,18 @@ pub fn seq<const W: usize>(mut body: Vec<StmtFn<W>>) -> StmtFn<W> {
 
 /// `if C { ... } else { ... }` without decisions.
 pub fn if_<const W: usize>(c: B<W>, then: Vec<StmtFn<W>>, other: Vec<StmtFn<W>>) -> StmtFn<W> {
+    if other.is_empty() {
+        // No `else`: nothing to run when the condition fails.
+        return Box::new(move |cx| {
+            let ok = c(cx);
+            check!(cx);
+            if ok {
+                run_seq(cx, &then)
+            } else {
+                Ctl::Next
+            }
+        });
+    }
     Box::new(move |cx| {
         let ok = c(cx);
         check!(cx);

@@ -155,6 +155,18 @@ impl<const W: usize> Compiler<'_, W> {
         let span = s.span;
         match &s.kind {
             StmtKind::Let(slot, e) => {
+                if let Var::W(i) = self.var(*slot) {
+                    // A word: computed and stored in one closure.
+                    let (i, f) = (i as usize, self.word(e));
+                    return Box::new(move |cx| {
+                        cx.fr.w[i] = f(cx);
+                        if cx.fr.err.is_some() {
+                            Ctl::Error
+                        } else {
+                            Ctl::Next
+                        }
+                    });
+                }
                 let st = self.store(self.var(*slot), e);
                 Box::new(move |cx| {
                     st(cx);

@@ -245,8 +245,11 @@ impl<const W: usize> LineShifts<W> {
     #[inline]
     pub fn all_in(&self, s: Set<W>, axis: usize) -> Set<W> {
         let (d, starts) = self.axes[axis];
-        let mut r = starts;
-        for j in 0..self.k as i32 {
+        let mut r = starts.and(s);
+        for j in 1..self.k as i32 {
+            if r.is_empty() {
+                break;
+            }
             r = r.and(s.shift_down(j * d));
         }
         r

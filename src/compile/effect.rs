@@ -198,13 +198,26 @@ pub fn place_many<const W: usize>(
         }
         let set: Set<W> = at(cx);
         check!(cx);
-        if set.iter().any(|c| code_at(cx, c) != 0) {
+        if set.meets(super::expr::occupied(cx)) {
             return Ctl::Fail(span);
         }
+        // Every cell is empty: write the code, then the occupancy sets of
+        // the owner and the kind at once.
         let code = 1 + o as u16 * cx.t.kinds as u16 + k as u16;
         for c in set.iter() {
-            put(cx, c, code);
+            if let Some(x) = cx.st.data.get_mut(c as usize) {
+                *x = code;
+            }
         }
+        let (p, kk) = cx.t.codes[code as usize];
+        for i in [p as usize, cx.t.players + kk as usize] {
+            if let Some(ws) = cx.st.bits.get_mut(i * W..i * W + W) {
+                for (x, y) in ws.iter_mut().zip(set.0) {
+                    *x |= y;
+                }
+            }
+        }
+        cx.fr.epoch += 1;
         Ctl::Next
     })
 }

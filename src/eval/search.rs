@@ -21,22 +21,26 @@ use crate::compile::stmt::Op;
 use crate::compile::{Block, Frame, Program};
 use crate::state::Pending;
 
+/// One level of the search's copies, boxed: a sink that keeps a level
+/// swaps two pointers, not two positions and frames.
+pub type Level<const W: usize> = Box<LevelData<W>>;
+
 /// A position and a frame: one level of the search's copies.
-pub struct Level<const W: usize> {
+pub struct LevelData<const W: usize> {
     /// The position.
     pub st: State,
     /// The frame.
     pub fr: Frame<W>,
 }
 
-impl<const W: usize> Level<W> {
-    fn copy_from(&mut self, o: &Level<W>) {
+impl<const W: usize> LevelData<W> {
+    fn copy_from(&mut self, o: &LevelData<W>) {
         self.st.copy_from(&o.st);
         self.fr.copy_from(&o.fr);
     }
 
     /// Whether `o` is a level of the same program (so the two may be swapped).
-    fn same_shape(&self, o: &Level<W>) -> bool {
+    fn same_shape(&self, o: &LevelData<W>) -> bool {
         self.st.same_shape(&o.st)
             && self.fr.w.len() == o.fr.w.len()
             && self.fr.s.len() == o.fr.s.len()
@@ -46,9 +50,9 @@ impl<const W: usize> Level<W> {
     }
 }
 
-impl<const W: usize> Clone for Level<W> {
+impl<const W: usize> Clone for LevelData<W> {
     fn clone(&self) -> Self {
-        Level { st: self.st.clone(), fr: self.fr.clone() }
+        LevelData { st: self.st.clone(), fr: self.fr.clone() }
     }
 }
 
@@ -193,7 +197,7 @@ impl<const W: usize> Searcher<W> {
     ) -> Result<(), RunError> {
         let prefix = st.pending.as_deref().map_or(&[][..], |pd| &pd.events[..]);
         if self.levels.is_empty() {
-            self.levels.push(Level { st: st.clone(), fr: p.new_frame() });
+            self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
         } else {
             self.levels[0].st.copy_from(st);
         }

@@ -126,11 +126,15 @@ fn main() {
             n,
             || {
                 let deal = rng.next_u64();
+                let dealt_now;
                 let s = match &dealt {
-                    Some(s) => s.clone(),
-                    None => State::initial_seeded(&g, deal).expect("setup"),
+                    Some(s) => s,
+                    None => {
+                        dealt_now = State::initial_seeded(&g, deal).expect("setup");
+                        &dealt_now
+                    }
                 };
-                playout(&g, &s, &mut rng, MAX_PLIES).expect("playout").plies
+                playout(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
             },
             || perft(&g, &s, depth).expect("perft"),
         );

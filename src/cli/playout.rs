@@ -220,15 +220,19 @@ pub fn run(
         |acc, i| {
             let mut rng = Rng::new(game_seed(seed, i));
             // Without a fixed start, every game gets its own deal.
+            let dealt_now;
             let s0 = match (fixed, &dealt) {
-                (Some(s), _) => s.clone(),
+                (Some(s), _) => s,
                 (None, Some(s)) => {
                     rng.next_u64();
-                    s.clone()
+                    s
                 }
-                (None, None) => State::initial_seeded(g, rng.next_u64())?,
+                (None, None) => {
+                    dealt_now = State::initial_seeded(g, rng.next_u64())?;
+                    &dealt_now
+                }
             };
-            let p = play_out(g, &s0, &mut rng, max_plies)?;
+            let p = play_out(g, s0, &mut rng, max_plies)?;
             acc.add(g, &p)
         },
         Stats::merge,

@@ -657,27 +657,14 @@ impl Board {
     /// answers those). The symmetries form a group, so the images of two
     /// sets of one shape are the same masks.
     pub fn shape_code(&self, cells: &[CellId]) -> Option<u64> {
+        let mut pts = [(0, 0); 8];
+        for (slot, &c) in pts.iter_mut().zip(cells) {
+            *slot = *self.coords.get(c as usize)?;
+        }
+        let pts = pts.get(..cells.len())?;
         let mut best = u64::MAX;
-        let mut buf = [(0i32, 0i32); 8];
         for t in 0..self.symmetries() {
-            let mut k = 0;
-            let (mut mx, mut my) = (i32::MAX, i32::MAX);
-            for &c in cells {
-                let p = self.transform(t, *self.coords.get(c as usize)?);
-                *buf.get_mut(k)? = p;
-                k += 1;
-                mx = mx.min(p.0);
-                my = my.min(p.1);
-            }
-            let mut m = 0u64;
-            for &(x, y) in &buf[..k] {
-                let (dx, dy) = (x - mx, y - my);
-                if dx >= 8 || dy >= 8 {
-                    return None;
-                }
-                m |= 1 << (dy * 8 + dx);
-            }
-            best = best.min(m);
+            best = best.min(box_mask(pts.iter().map(|&p| self.transform(t, p)))?);
         }
         Some(best)
     }
@@ -696,31 +683,11 @@ impl Board {
         if n <= 8 {
             // Small shapes fit an 8 x 8 box: compare them as bit masks of
             // their normalised cells, with no sorting.
-            let mask = |pts: &mut dyn Iterator<Item = (i32, i32)>| -> Option<u64> {
-                let mut buf = [(0, 0); 8];
-                let mut k = 0;
-                let (mut mx, mut my) = (i32::MAX, i32::MAX);
-                for p in pts {
-                    mx = mx.min(p.0);
-                    my = my.min(p.1);
-                    buf[k] = p;
-                    k += 1;
-                }
-                let mut m = 0u64;
-                for &(x, y) in &buf[..k] {
-                    let (dx, dy) = (x - mx, y - my);
-                    if dx >= 8 || dy >= 8 {
-                        return None;
-                    }
-                    m |= 1 << (dy * 8 + dx);
-                }
-                Some(m)
-            };
-            let ma = mask(&mut a.iter().map(|c| self.coords[c as usize]));
+            let ma = box_mask(a.iter().map(|c| self.coords[c as usize]));
             if let Some(ma) = ma {
                 let mut all_fit = true;
                 for t in 0..self.symmetries() {
-                    match mask(&mut b.iter().map(|c| self.transform(t, self.coords[c as usize]))) {
+                    match box_mask(b.iter().map(|c| self.transform(t, self.coords[c as usize]))) {
                         Some(mb) if mb == ma => return true,
                         Some(_) => {}
                         None => all_fit = false,
@@ -812,4 +779,27 @@ impl Board {
             _ => String::new(),
         }
     }
+}
+
+/// Up to 8 points as a bit mask of an 8 × 8 box at their lowest corner
+/// (bit `8 dy + dx`); `None` when they do not fit it or are more than 8.
+fn box_mask(pts: impl Iterator<Item = (i32, i32)>) -> Option<u64> {
+    let mut buf = [(0, 0); 8];
+    let mut k = 0;
+    let (mut mx, mut my) = (i32::MAX, i32::MAX);
+    for p in pts {
+        *buf.get_mut(k)? = p;
+        k += 1;
+        mx = mx.min(p.0);
+        my = my.min(p.1);
+    }
+    let mut m = 0u64;
+    for &(x, y) in &buf[..k] {
+        let (dx, dy) = (x - mx, y - my);
+        if dx >= 8 || dy >= 8 {
+            return None;
+        }
+        m |= 1 << (dy * 8 + dx);
+    }
+    Some(m)
 }

@@ -524,26 +524,7 @@ impl<const W: usize> Compiler<'_, W> {
                 if let Some(w) = other {
                     fr.w[w as usize] = if a == cells { i64::from(NO_CELL) } else { a as i64 };
                 }
-                let mut set = Set::EMPTY;
-                let mut at_none = false;
-                for c in (0..cells as u16).chain([NO_CELL]) {
-                    for v in vars {
-                        if let Var::W(i) = self.var(*v) {
-                            fr.w[i as usize] = i64::from(c);
-                        }
-                    }
-                    let mut cx = Cx { t: self.t, st: &mut st, fr: &mut fr };
-                    let r = f(&mut cx);
-                    if fr.err.is_some() {
-                        return None;
-                    }
-                    if c == NO_CELL {
-                        at_none = r;
-                    } else if r {
-                        set.insert(c);
-                    }
-                }
-                table.push((set, at_none));
+                table.push(self.over_cells(&f, &mut st, &mut fr, vars)?);
             }
         }
         self.notes.push(format!(
@@ -602,14 +583,21 @@ impl<const W: usize> Compiler<'_, W> {
         }
         let f = self.bool_(e);
         let mut st = State::empty(self.g);
-        let sizes = self.frame_sizes();
-        let mut fr = Frame::<W> {
-            w: vec![0; sizes.0],
-            s: vec![Set::EMPTY; sizes.1],
-            d: vec![Dom::Dirs; sizes.2],
-            groups: vec![(0, Vec::new()); self.t.players],
-            ..Frame::default()
-        };
+        let mut fr = self.scratch_frame();
+        let (set, at_none) = self.over_cells(&f, &mut st, &mut fr, vars)?;
+        Some(Pred::Static(set, at_none))
+    }
+
+    /// Condition `f` asked of every cell and `none` (bound to `vars`) in
+    /// `st`/`fr`: the cells where it holds and whether it holds at `none`;
+    /// `None` if it raised an error.
+    fn over_cells(
+        &self,
+        f: &B<W>,
+        st: &mut State,
+        fr: &mut Frame<W>,
+        vars: &[Slot],
+    ) -> Option<(Set<W>, bool)> {
         let mut set = Set::EMPTY;
         let mut at_none = false;
         for c in (0..self.t.cells as u16).chain([NO_CELL]) {
@@ -618,8 +606,7 @@ impl<const W: usize> Compiler<'_, W> {
                     fr.w[i as usize] = i64::from(c);
                 }
             }
-            let mut cx = Cx { t: self.t, st: &mut st, fr: &mut fr };
-            let r = f(&mut cx);
+            let r = f(&mut Cx { t: self.t, st: &mut *st, fr: &mut *fr });
             if fr.err.is_some() {
                 return None;
             }
@@ -629,7 +616,7 @@ impl<const W: usize> Compiler<'_, W> {
                 set.insert(c);
             }
         }
-        Some(Pred::Static(set, at_none))
+        Some((set, at_none))
     }
 
     /// A set or a line as a set of cells.

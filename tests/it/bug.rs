@@ -250,28 +250,8 @@ fn shape_codes_tell_shapes_apart_like_same_shape() {
 
 /// The number of distinct free shapes of `size` connected cells.
 fn free_shapes(board: &Board, size: usize) -> usize {
-    let centre = (board.len() / 2) as u16;
-    let mut seen = std::collections::BTreeSet::new();
-    let mut forms = std::collections::BTreeSet::new();
-    let mut start = CellSet::EMPTY;
-    start.insert(centre);
-    let mut frontier = vec![start];
-    seen.insert(start);
-    while let Some(s) = frontier.pop() {
-        if s.len() == size {
-            forms.insert(board.canonical(&s));
-            continue;
-        }
-        for c in s.iter().collect::<Vec<_>>() {
-            for n in board.neighbours(c).iter() {
-                let mut t = s;
-                t.insert(n);
-                if t.len() > s.len() && seen.insert(t) {
-                    frontier.push(t);
-                }
-            }
-        }
-    }
+    let forms: std::collections::BTreeSet<_> =
+        connected_sets(board, size).iter().map(|s| board.canonical(s)).collect();
     forms.len()
 }
 

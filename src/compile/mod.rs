@@ -67,7 +67,11 @@ pub type D<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> Dom<W> + Send + Sync>
 /// A compiled store into the frame (a `let`, a parameter binding).
 pub type Store<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) + Send + Sync>;
 /// A compiled set-form predicate: its cells, and whether it holds at `none`.
-pub type P<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> (Set<W>, bool) + Send + Sync>;
+/// The second argument (`within`) is the set of cells the caller will
+/// look at: the answer is exact on those cells and may be anything
+/// outside them (a predicate asked cell by cell, such as a count of
+/// neighbours, asks only those).
+pub type P<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>, Set<W>) -> (Set<W>, bool) + Send + Sync>;
 
 /// How small values are held in one `i64` word.
 pub mod word {

@@ -164,7 +164,7 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     if let Some((dom, pred, rest)) = &c.fast {
         out.is_set = false;
         let d = dom(cx);
-        let cand = d.and(pred(cx).0);
+        let cand = d.and(pred(cx, d).0);
         match rest {
             None => out.cells = Some(cand),
             Some(rest) => {

@@ -264,7 +264,9 @@ turn middle {
     let lined = count y in pieces(next(me)) where rank(y) == rank(x) and (me == A or file(y) > file(c))
     // A condition of one group alone, remembered per group by the compiler.
     let thin = count g in groups(me) where all y in g: (count z in neighbours(y) where contains(g, z)) <= 2
-    score(me) += n + free % 2 + lined + thin % 2
+    // A count of neighbours asked of each cell, in set form.
+    let crowd = count y in cells where empty(y) and 2 < (count z in neighbours(y) where occupied(z) and owner(z) != me)
+    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2
     let hit = last(upto(ray(x, d)))
     if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
         change hit to me

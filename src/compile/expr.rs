@@ -26,6 +26,10 @@ pub struct Compiler<'g, const W: usize> {
     pub notes: Vec<String>,
     /// Memo tables handed out (see `opt::memo_cond`).
     pub memos: usize,
+    /// Subexpressions computed once per evaluation of the quantifier being
+    /// compiled (see `opt::hoist`): the expression, the local caching its
+    /// value and the word that says whether it is cached.
+    pub hoisted: Vec<(*const Expr, Var, u16)>,
 }
 
 /// The board code on `c` (0 when empty or not a cell).
@@ -355,6 +359,15 @@ pub fn each_ticked<const W: usize>(
     each(cx, d, var, |cx| super::effect::tick(cx, span) && f(cx))
 }
 
+/// Marks the hoisted values of a quantifier (their flag words) as not yet
+/// computed: done at the start of each evaluation of the quantifier.
+#[inline(always)]
+fn forget<const W: usize>(cx: &mut Cx<'_, W>, flags: &[u16]) {
+    for &f in flags {
+        cx.fr.w[f as usize] = 0;
+    }
+}
+
 /// The `none` of a word type (0 for numbers and conditions).
 pub fn none_word(ty: Ty) -> i64 {
     match ty {
@@ -464,7 +477,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
             })
             .collect();
-        Compiler { g, t, vars, sizes, notes: Vec::new(), memos: 0 }
+        Compiler { g, t, vars, sizes, notes: Vec::new(), memos: 0, hoisted: Vec::new() }
     }
 
     /// Where IR slot `s` lives.
@@ -476,6 +489,12 @@ impl<'g, const W: usize> Compiler<'g, W> {
     pub fn fresh_word(&mut self) -> u16 {
         self.sizes.0 += 1;
         (self.sizes.0 - 1) as u16
+    }
+
+    /// A fresh set slot.
+    pub fn fresh_set(&mut self) -> u16 {
+        self.sizes.1 += 1;
+        (self.sizes.1 - 1) as u16
     }
 
     /// A fresh collection slot (the collection a loop walks).
@@ -510,6 +529,19 @@ impl<'g, const W: usize> Compiler<'g, W> {
 
     /// Compiles a condition.
     pub fn bool_(&mut self, e: &Expr) -> B<W> {
+        if let Some((Var::W(v), flag)) = self.take_hoisted(e) {
+            let inner = self.bool_(e);
+            self.hoisted.push((e, Var::W(v), flag));
+            let (v, flag) = (v as usize, flag as usize);
+            return Box::new(move |cx| {
+                if cx.fr.w[flag] == 0 {
+                    let x = inner(cx);
+                    cx.fr.w[v] = i64::from(x);
+                    cx.fr.w[flag] = 1;
+                }
+                cx.fr.w[v] != 0
+            });
+        }
         match e {
             Expr::Const(Value::Bool(b)) => {
                 let b = *b;
@@ -776,6 +808,19 @@ impl<'g, const W: usize> Compiler<'g, W> {
 
     /// Compiles a number or small value.
     pub fn word(&mut self, e: &Expr) -> I<W> {
+        if let Some((Var::W(v), flag)) = self.take_hoisted(e) {
+            let inner = self.word(e);
+            self.hoisted.push((e, Var::W(v), flag));
+            let (v, flag) = (v as usize, flag as usize);
+            return Box::new(move |cx| {
+                if cx.fr.w[flag] == 0 {
+                    let x = inner(cx);
+                    cx.fr.w[v] = x;
+                    cx.fr.w[flag] = 1;
+                }
+                cx.fr.w[v]
+            });
+        }
         match e {
             Expr::Const(v) => {
                 let w = const_word(v).unwrap_or(0);
@@ -1194,6 +1239,19 @@ impl<'g, const W: usize> Compiler<'g, W> {
 
     /// Compiles a set of cells (a line stands for its cells).
     pub fn set(&mut self, e: &Expr) -> S<W> {
+        if let Some((Var::S(v), flag)) = self.take_hoisted(e) {
+            let inner = self.set(e);
+            self.hoisted.push((e, Var::S(v), flag));
+            let (v, flag) = (v as usize, flag as usize);
+            return Box::new(move |cx| {
+                if cx.fr.w[flag] == 0 {
+                    let x = inner(cx);
+                    cx.fr.s[v] = x;
+                    cx.fr.w[flag] = 1;
+                }
+                cx.fr.s[v]
+            });
+        }
         if self.ty(e) == Ty::Line {
             let l = self.word(e);
             return Box::new(move |cx| {
@@ -1399,12 +1457,15 @@ impl<'g, const W: usize> Compiler<'g, W> {
     ) -> B<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
+        let flags = self.hoist(slot, filter, body);
         let f = filter.map(|f| self.cond_of(slot, f));
         let b = body.map(|b| self.cond_of(slot, b));
+        self.unhoist(&flags);
         // `any`: some element passes; `all`: no element fails; `none`: no element passes.
         let want = q != Quant::All;
         Box::new(move |cx| {
             let dv = d(cx);
+            forget(cx, &flags);
             let mut hit = false;
             each_ticked(cx, dv, var, span, |cx| {
                 if let Some(f) = &f {
@@ -1437,11 +1498,14 @@ impl<'g, const W: usize> Compiler<'g, W> {
     ) -> I<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
+        let flags = self.hoist(slot, filter, body);
         let f = filter.map(|f| self.cond_of(slot, f));
         if q == Quant::Count {
             let b = body.map(|b| self.cond_of(slot, b));
+            self.unhoist(&flags);
             return Box::new(move |cx| {
                 let dv = d(cx);
+                forget(cx, &flags);
                 let mut n = 0i64;
                 each_ticked(cx, dv, var, span, |cx| {
                     if let Some(f) = &f {
@@ -1458,8 +1522,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
             });
         }
         let b = body.map(|b| self.word(b));
+        self.unhoist(&flags);
         Box::new(move |cx| {
             let dv = d(cx);
+            forget(cx, &flags);
             let mut acc = 0i64;
             let mut seen = false;
             each_ticked(cx, dv, var, span, |cx| {
@@ -1498,10 +1564,13 @@ impl<'g, const W: usize> Compiler<'g, W> {
     ) -> S<W> {
         let var = self.var(slot);
         let d = self.dom(domain);
+        let flags = self.hoist(slot, filter, body);
         let f = filter.map(|f| self.cond_of(slot, f));
         let b = body.map(|b| self.set(b));
+        self.unhoist(&flags);
         Box::new(move |cx| {
             let dv = d(cx);
+            forget(cx, &flags);
             let mut acc = Set::EMPTY;
             each_ticked(cx, dv, var, span, |cx| {
                 if let Some(f) = &f {

@@ -234,6 +234,8 @@ setup {
     place Crown of C at [c1, c5]
 }
 
+def reach(y, c) = empty(y) and (count z in pieces(me) where file(z) == file(c)) >= rank(y) - 1
+
 turn opening {
     choose c in [a1, e1, a5, e5, c3, b2] where empty(c)
     place Stone at c
@@ -266,7 +268,11 @@ turn middle {
     let thin = count g in groups(me) where all y in g: (count z in neighbours(y) where contains(g, z)) <= 2
     // A count of neighbours asked of each cell, in set form.
     let crowd = count y in cells where empty(y) and 2 < (count z in neighbours(y) where occupied(z) and owner(z) != me)
-    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2
+    // A value the same for every group, computed once per count.
+    let big = count g in groups(me) where size(g) + 1 >= (count z in pieces(me) where rank(z) == rank(x))
+    // The same through a `def`: its argument `c` is the same for every cell.
+    let far = count y in cells where reach(step(y, d), x)
+    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2 + big % 2 + far % 2
     let hit = last(upto(ray(x, d)))
     if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
         change hit to me

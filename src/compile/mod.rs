@@ -172,6 +172,9 @@ pub struct Tables<const W: usize> {
     pub edge: Vec<Set<W>>,
     /// The neighbours of each cell.
     pub nbr: Vec<Set<W>>,
+    /// Whether every cell is a neighbour of its neighbours (then the cells
+    /// touching a set are the neighbours of its cells).
+    pub nbr_symmetric: bool,
     /// Every cell.
     pub all: Set<W>,
     /// Every line the game uses.
@@ -362,6 +365,8 @@ impl<const W: usize> Tables<W> {
             step,
             back,
             edge,
+            nbr_symmetric: (0..cells)
+                .all(|c| nbr[c].iter().all(|n| nbr[n as usize].contains(c as CellId))),
             nbr,
             all,
             lines,

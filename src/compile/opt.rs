@@ -72,6 +72,18 @@
 //!    of that evaluation of the quantifier. Games: Bug (callgrind, 100
 //!    playouts, 183.4M → 179.6M instructions), any rule whose `def`s pass
 //!    an outer value into a condition asked element by element.
+//! 7. **Quantifiers over groups asked of every cell** ([`Pred::Across`],
+//!    [`Pred::Touching`]). Inside a set form, `count b in D where P(b, x)`
+//!    compared with a number, or `any` / `none` / `all b in D ...`, where
+//!    `D` is a collection of sets (`groups(me)`, placements) that does not
+//!    depend on the cell `x` and `P` is a set form of `x` given `b`
+//!    (`touches(b, x)` is the cells next to `b`), walks `D` once and
+//!    counts every cell together, instead of walking `D` for each cell.
+//!    `and` / `or` ask their second operand only about the cells the
+//!    first leaves open. Games: Bug (`bugs_touching(c) <= 1` for the
+//!    options, `not next_to_another_bug(x, a)` in `bonus`: callgrind, 100
+//!    playouts, 179.6M → 151.7M instructions), any rule about the groups
+//!    or regions a cell borders.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -133,6 +145,24 @@ pub enum Pred<const W: usize> {
         /// The precomputed sets.
         table: Box<[(Set<W>, bool)]>,
     },
+    /// `touches(S, x)`: the cells next to a cell of `S` (boards whose
+    /// neighbours are symmetric).
+    Touching(S<W>),
+    /// A quantifier over a collection of sets (`groups(me)`) whose
+    /// condition is a predicate of the cell: `count b in D where P(b, x)`
+    /// compared with a number, or `any` / `none` / `all`. Each element's
+    /// set is computed once and the cells are counted together.
+    Across {
+        /// The element's local.
+        var: Var,
+        /// The collection.
+        dom: super::D<W>,
+        /// The condition of element and cell (for `all`: the filter and
+        /// the body negated; the cell passes when no element meets it).
+        inner: Box<Pred<W>>,
+        /// How the per-cell count of elements meeting `inner` decides.
+        test: Tally<W>,
+    },
     /// `count y in neighbours(x) where P(y)` compared with a number that
     /// does not depend on the cell: `P`'s set is computed once, and each
     /// cell asked about is a popcount of its neighbours in that set.
@@ -187,14 +217,16 @@ impl<const W: usize> Pred<W> {
                 }
                 (out, n)
             }
+            // The second operand is asked only about the cells the first
+            // leaves open.
             Pred::And(a, b) => {
                 let (x, m) = a.eval(cx, within);
-                let (y, n) = b.eval(cx, within);
+                let (y, n) = b.eval(cx, within.and(x));
                 (x.and(y), m && n)
             }
             Pred::Or(a, b) => {
                 let (x, m) = a.eval(cx, within);
-                let (y, n) = b.eval(cx, within);
+                let (y, n) = b.eval(cx, within.minus(x));
                 (x.or(y), m || n)
             }
             Pred::Not(a) => {
@@ -218,6 +250,53 @@ impl<const W: usize> Pred<W> {
                 let me = if *by_me { cx.st.current as usize } else { 0 };
                 let at = if other.is_some() { me * (cells + 1) + a } else { me };
                 table.get(at).copied().unwrap_or((Set::EMPTY, false))
+            }
+            Pred::Touching(s) => {
+                let s = s(cx);
+                (super::expr::around(cx.t, s), false)
+            }
+            Pred::Across { var, dom, inner, test } => {
+                let within = within.and(cx.t.all);
+                let d = dom(cx);
+                match test {
+                    Tally::Some | Tally::No => {
+                        let mut hit = Set::EMPTY;
+                        let mut at_none = false;
+                        super::expr::each(cx, d, *var, |cx| {
+                            let (s, n) = inner.eval(cx, within);
+                            hit = hit.or(s);
+                            at_none |= n;
+                            true
+                        });
+                        match test {
+                            Tally::Some => (hit, at_none),
+                            _ => (within.minus(hit), !at_none),
+                        }
+                    }
+                    Tally::Cmp(op, k) => {
+                        let k = k(cx);
+                        let mut counts = [0u16; 256];
+                        let mut at_none = 0u16;
+                        super::expr::each(cx, d, *var, |cx| {
+                            let (s, n) = inner.eval(cx, within);
+                            for c in s.and(within).iter() {
+                                if let Some(x) = counts.get_mut(c as usize) {
+                                    *x = x.saturating_add(1);
+                                }
+                            }
+                            at_none = at_none.saturating_add(u16::from(n));
+                            true
+                        });
+                        let mut out = Set::EMPTY;
+                        for c in within.iter() {
+                            let n = counts.get(c as usize).copied().unwrap_or(0);
+                            if compare(*op, i64::from(n), k) {
+                                out.insert(c);
+                            }
+                        }
+                        (out, compare(*op, i64::from(at_none), k))
+                    }
+                }
             }
             Pred::NbrCount { inner, op, k } => {
                 let (x, _) = inner.eval(cx, cx.t.all);
@@ -259,6 +338,17 @@ impl<const W: usize> Pred<W> {
     pub fn into_fn(self) -> super::P<W> {
         Box::new(move |cx, within| self.eval(cx, within))
     }
+}
+
+/// How [`Pred::Across`] turns the number of elements that meet its
+/// condition at a cell into an answer.
+pub enum Tally<const W: usize> {
+    /// Some element does (`any`).
+    Some,
+    /// None does (`none`, and `all` with its body negated).
+    No,
+    /// The count compared with a number (`count ... op k`).
+    Cmp(BinOp, I<W>),
 }
 
 /// `a op b` for a comparison `op` (false for any other operator).
@@ -420,6 +510,27 @@ fn reads_only(e: &Expr, vars: &[Slot]) -> bool {
     }
 }
 
+/// Whether `e` is the cell itself as a set (`{x}`, as a cell is passed
+/// where a set is expected).
+fn is_the_cell(e: &Expr, vars: &[Slot]) -> bool {
+    match e {
+        Expr::Builtin(Builtin::Singleton, args, _) => {
+            matches!(&args[0], Expr::Local(s, _) if vars.contains(s))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` is a quantifier (perhaps inside inlined `def`s) whose
+/// collection holds sets of cells (`groups(p)`, placements).
+fn is_over_sets(e: &Expr, tys: &[Ty]) -> bool {
+    match e {
+        Expr::Inline(_, body, _) => is_over_sets(body, tys),
+        Expr::Quant { domain, .. } => matches!(domain.ty(tys), Ty::Groups | Ty::Placements),
+        _ => false,
+    }
+}
+
 /// Whether `e` is `count y in neighbours(...) ...`, perhaps inside inlined
 /// `def`s.
 fn is_nbr_count(e: &Expr) -> bool {
@@ -473,6 +584,9 @@ impl<const W: usize> Compiler<'_, W> {
         if let Some(p) = self.nbr_count(e, vars) {
             return Some(p);
         }
+        if let Some(p) = self.across(e, vars) {
+            return Some(p);
+        }
         let leaf = |f: Builtin, args: &[Expr], vars: &[Slot]| -> Option<Pred<W>> {
             let path = cell_path(&args[0], vars)?;
             let p = match f {
@@ -493,6 +607,18 @@ impl<const W: usize> Compiler<'_, W> {
             }
             Expr::Builtin(f @ (Builtin::Empty | Builtin::Occupied | Builtin::Off), args, _) => {
                 leaf(*f, args, vars)
+            }
+            Expr::Builtin(Builtin::Touches, args, _) if self.t.nbr_symmetric => {
+                let (other, cell) = match (&args[0], &args[1]) {
+                    (a, b) if is_the_cell(b, vars) => (a, b),
+                    (a, b) if is_the_cell(a, vars) => (b, a),
+                    _ => return self.static_pred(e, vars),
+                };
+                let _ = cell;
+                if reads_any(other, vars) || may_fail(other) {
+                    return self.static_pred(e, vars);
+                }
+                Some(Pred::Touching(self.set(other)))
             }
             Expr::Builtin(Builtin::Contains, args, _)
                 if !reads_any(&args[0], vars) && !may_fail(&args[0]) =>
@@ -624,6 +750,90 @@ impl<const W: usize> Compiler<'_, W> {
         self.notes.push("set form: a count of neighbours compared with a number".into());
         let count = Pred::NbrCount { inner, op, k };
         Some(if pre.is_empty() { count } else { Pred::Let(pre, Box::new(count)) })
+    }
+
+    /// A quantifier over a collection of sets (see [`Pred::Across`]) whose
+    /// condition is a predicate of the cell `x`: `count b in D where P(b,
+    /// x)` compared with a number that does not read `x`, or `any` /
+    /// `none` / `all b in D where F: B`. `D` must not read `x`.
+    fn across(&mut self, e: &Expr, vars: &[Slot]) -> Option<Pred<W>> {
+        let tys = &self.g.slot_tys;
+        let (quant_e, cmp) = match e {
+            Expr::Binary(op, a, b, _) if is_over_sets(a, tys) => (&**a, Some((*op, &**b))),
+            Expr::Binary(op, a, b, _) if is_over_sets(b, tys) => {
+                let flipped = match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Ge => BinOp::Le,
+                    o => *o,
+                };
+                (&**b, Some((flipped, &**a)))
+            }
+            e if is_over_sets(e, tys) => (e, None),
+            _ => return None,
+        };
+        if let Some((op, other)) = cmp {
+            if !matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+                || reads_any(other, vars)
+                || may_fail(other)
+            {
+                return None;
+            }
+        }
+        let mut vars = vars.to_vec();
+        let mut pre = Vec::new();
+        let mut inner = quant_e;
+        while let Expr::Inline(binds, body, _) = inner {
+            for (s, x) in binds.iter() {
+                match x {
+                    Expr::Local(v, _) if vars.contains(v) => vars.push(*s),
+                    x if !reads_any(x, &vars) && !may_fail(x) => {
+                        pre.push(self.store(self.var(*s), x));
+                    }
+                    _ => return None,
+                }
+            }
+            inner = body;
+        }
+        let Expr::Quant { quant, slot, domain, filter, body, .. } = inner else {
+            return None;
+        };
+        if reads_any(domain, &vars) || may_fail(domain) {
+            return None;
+        }
+        let var = self.var(*slot);
+        if !matches!(var, Var::S(_)) {
+            return None;
+        }
+        let quant = *quant;
+        let body_pred = match (quant, body) {
+            (_, None) => None,
+            (Quant::All, Some(b)) => Some(Pred::Not(Box::new(self.pred(b, &mut vars.clone())?))),
+            (_, Some(b)) => Some(self.pred(b, &mut vars.clone())?),
+        };
+        let filter_pred = match filter {
+            Some(f) => Some(self.pred(f, &mut vars.clone())?),
+            None => None,
+        };
+        let inner = match (filter_pred, body_pred) {
+            (Some(f), Some(b)) => Pred::And(Box::new(f), Box::new(b)),
+            (Some(p), None) | (None, Some(p)) => p,
+            (None, None) => Pred::Const(true),
+        };
+        let test = match (quant, cmp) {
+            (Quant::Count, Some((op, other))) => Tally::Cmp(op, self.word(other)),
+            (Quant::Any, None) => Tally::Some,
+            (Quant::None | Quant::All, None) => Tally::No,
+            _ => return None,
+        };
+        let dom = self.dom(domain);
+        self.notes.push(format!(
+            "set form: `{}` over a collection of sets, counted for every cell at once",
+            quant_name(quant)
+        ));
+        let p = Pred::Across { var, dom, inner: Box::new(inner), test };
+        Some(if pre.is_empty() { p } else { Pred::Let(pre, Box::new(p)) })
     }
 
     /// A relation between the cell and at most one other cell local, and

@@ -272,7 +272,11 @@ turn middle {
     let big = count g in groups(me) where size(g) + 1 >= (count z in pieces(me) where rank(z) == rank(x))
     // The same through a `def`: its argument `c` is the same for every cell.
     let far = count y in cells where reach(step(y, d), x)
-    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2 + big % 2 + far % 2
+    // Quantifiers over groups, asked of every cell at once.
+    let edge = count y in cells where empty(y) and (count g in groups(me) where touches(g, y)) == 1
+    let lone = count y in cells where all g in groups(next(me)) where size(g) > 1: not touches(g, y)
+    let near = count y in cells where any g in groups(me): touches(y, g) and size(g) >= 2
+    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2 + big % 2 + far % 2 + edge % 2 + lone % 2 + near % 2
     let hit = last(upto(ray(x, d)))
     if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
         change hit to me

@@ -474,11 +474,15 @@ pub struct Successors<const W: usize> {
     states: Vec<State>,
     forks: Vec<(Level<W>, u32, Options<W>)>,
     /// Moves that stop at a chance event: the run at the stop (swapped
-    /// out of the search, not copied), the chance event and the turn's
-    /// events so far.
-    chances: Vec<(Level<W>, u32, Vec<Choice>)>,
+    /// out of the search, not copied), the chance event and the picks of
+    /// the search so far (made into events only for a move that needs
+    /// them: see [`Successors::events`]).
+    chances: Vec<(Level<W>, u32, Vec<(u16, Pick<W>)>)>,
     /// The position where the turn began (for moves that stop at chance).
     start: Option<State>,
+    /// The turn's events before the search began (for moves that stop at
+    /// chance).
+    prefix: Vec<Choice>,
     /// In search order: (kind, index into `states`, `forks` or `chances`,
     /// number of moves).
     segments: Vec<(Seg, usize, usize)>,
@@ -489,6 +493,17 @@ pub struct Successors<const W: usize> {
     pub total: usize,
     players: usize,
     opts: Options<W>,
+}
+
+/// A move's events: the turn's events before the search, then its picks.
+fn events<const W: usize>(
+    p: &Program<W>,
+    prefix: &[Choice],
+    picks: &[(u16, Pick<W>)],
+) -> Vec<Choice> {
+    let mut events = prefix.to_vec();
+    events.extend(picks.iter().map(|&(site, pick)| super::machine::choice_of(p, site, pick)));
+    events
 }
 
 /// What a run of moves in [`Successors`] is.
@@ -547,7 +562,7 @@ impl<const W: usize> Successors<W> {
         }
         let Some(idx) = found else { return self.result(p, i, out) };
         // The run at the stop, kept by the sink: chance decides from there.
-        let (lv, pc, events) = &mut self.chances[idx];
+        let (lv, pc, picks) = &mut self.chances[idx];
         let mut pc = *pc;
         loop {
             options(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts)?;
@@ -560,7 +575,7 @@ impl<const W: usize> Successors<W> {
                 });
             };
             let pick = self.opts.get(k);
-            events.push(super::machine::choice_of(p, site, pick));
+            picks.push((site, pick));
             let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
             match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
                 Stop::Done => {
@@ -574,8 +589,9 @@ impl<const W: usize> Successors<W> {
                         continue;
                     }
                     // The mover decides next: the turn under way, as a position.
+                    let events = events(p, &self.prefix, picks);
                     let mut s = self.start.clone().unwrap_or_else(|| out.clone());
-                    s.pending = Some(Box::new(Pending { events: events.clone(), chance: false }));
+                    s.pending = Some(Box::new(Pending { events, chance: false }));
                     *out = s;
                     return Ok(());
                 }
@@ -610,9 +626,9 @@ impl<const W: usize> Successors<W> {
                 return Ok(());
             }
             if seg == Seg::Chance {
-                let (_, _, events) = &self.chances[idx];
+                let events = events(p, &self.prefix, &self.chances[idx].2);
                 let mut s = self.start.clone().unwrap_or_else(|| out.clone());
-                s.pending = Some(Box::new(Pending { events: events.clone(), chance: true }));
+                s.pending = Some(Box::new(Pending { events, chance: true }));
                 *out = s;
                 return Ok(());
             }
@@ -649,7 +665,7 @@ impl<const W: usize> Successors<W> {
 impl<const W: usize> Sink<W> for Successors<W> {
     fn chance(
         &mut self,
-        p: &Program<W>,
+        _: &Program<W>,
         stop: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
@@ -667,9 +683,11 @@ impl<const W: usize> Sink<W> for Successors<W> {
         let c = &mut self.chances[self.n_chances];
         c.1 = pc;
         c.2.clear();
-        c.2.extend_from_slice(at.prefix);
-        c.2.extend(path.iter().map(|&(site, pick)| super::machine::choice_of(p, site, pick)));
+        c.2.extend_from_slice(path);
         if self.n_chances == 0 {
+            // The same prefix for every move of this search.
+            self.prefix.clear();
+            self.prefix.extend_from_slice(at.prefix);
             // The same start for every move of this search.
             match &mut self.start {
                 Some(s) => s.copy_from(at.start),

@@ -41,6 +41,21 @@ fn cases() -> Vec<(String, Game)> {
                   if count(score(me), Point) >= 5 { win me }\n\
                 }";
     out.push(("dice".into(), crate::game_text(dice).expect("dice game")));
+    // A decision after a chance event that follows a decision: a playout
+    // goes on from the chance stop, and the turn under way becomes a
+    // position whose events the next search replays.
+    let coin = "players A, B\nboard square 4 by 4\npiece Stone\n\
+                turn {\n\
+                  choose c in cells where empty(c)\n\
+                  place Stone at c\n\
+                  random d in range(0, 1) as \"coin\"\n\
+                  if d == 1 and (count x in cells: empty(x)) > 0 {\n\
+                    choose e in cells where empty(e) as \"extra\"\n\
+                    place Stone at e\n\
+                  }\n\
+                  if size(pieces(me)) >= 6 { win me }\n\
+                }";
+    out.push(("coin".into(), crate::game_text(coin).expect("coin game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),

@@ -466,6 +466,10 @@ impl<const W: usize> Sink<W> for AnySink {
     }
 }
 
+/// A move stopped at a chance event: the run at the stop, its resume
+/// point and the search's picks so far.
+type ChanceStop<const W: usize> = (Level<W>, u32, Vec<(u16, Pick<W>)>);
+
 /// Every move of a position with its resulting position, kept for
 /// choosing one (playouts, engines): finished turns are stored as
 /// positions, lazy decisions as their fork and options.
@@ -477,7 +481,7 @@ pub struct Successors<const W: usize> {
     /// out of the search, not copied), the chance event and the picks of
     /// the search so far (made into events only for a move that needs
     /// them: see [`Successors::events`]).
-    chances: Vec<(Level<W>, u32, Vec<(u16, Pick<W>)>)>,
+    chances: Vec<ChanceStop<W>>,
     /// The position where the turn began (for moves that stop at chance).
     start: Option<State>,
     /// The turn's events before the search began (for moves that stop at

@@ -362,7 +362,7 @@ pub fn each_ticked<const W: usize>(
 /// Marks the hoisted values of a quantifier (their flag words) as not yet
 /// computed: done at the start of each evaluation of the quantifier.
 #[inline(always)]
-fn forget<const W: usize>(cx: &mut Cx<'_, W>, flags: &[u16]) {
+pub fn forget<const W: usize>(cx: &mut Cx<'_, W>, flags: &[u16]) {
     for &f in flags {
         cx.fr.w[f as usize] = 0;
     }
@@ -632,6 +632,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
     }
 
     fn binary_bool(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> B<W> {
+        if let Some(t) = self.collect_nonempty(op, a, b) {
+            return t;
+        }
         match op {
             BinOp::And => {
                 // `empty(x) and ...` / `occupied(x) and ...` of a local: the

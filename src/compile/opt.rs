@@ -84,6 +84,15 @@
 //!    options, `not next_to_another_bug(x, a)` in `bonus`: callgrind, 100
 //!    playouts, 179.6M → 151.7M instructions), any rule about the groups
 //!    or regions a cell borders.
+//! 8. **Emptiness of a collected set** ([`Compiler::collect_nonempty`]).
+//!    `size(collect b in D where F: B) > 0` (or `>= 1`, `!= 0`, `== 0`,
+//!    `< 1`, `<= 0`, either way round), over a collection `D` of sets and
+//!    perhaps inside inlined `def`s, walks `D` and stops at the first
+//!    element that passes `F` with a non-empty `B`, instead of building the
+//!    whole union to count it. Only when nothing in `D`, `F` or `B` can
+//!    fail, so stopping early hides no error. Games: Bug (`size(prey(a)) >
+//!    0`: callgrind, 100 playouts, 151.4M → 147.8M instructions), any rule
+//!    asking whether some group or region gives anything at all.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -1953,5 +1962,114 @@ impl<const W: usize> Compiler<'_, W> {
                 _ => i64::from(!decided),
             }
         }))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Emptiness of a collected set
+
+impl<const W: usize> Compiler<'_, W> {
+    /// `size(collect b in D where F: B) > 0` (and `>= 1`, `!= 0`, `== 0`,
+    /// `< 1`, `<= 0`, either way round), over a collection `D` of sets:
+    /// whether some element passing `F` has a non-empty `B`, which stops at
+    /// the first one instead of building the union. Only when nothing in
+    /// `D`, `F` or `B` can fail, so stopping early hides no error.
+    pub fn collect_nonempty(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<B<W>> {
+        let flip = |op| match op {
+            BinOp::Lt => BinOp::Gt,
+            BinOp::Le => BinOp::Ge,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Ge => BinOp::Le,
+            op => op,
+        };
+        let (size, op, k) = match (a, b) {
+            (Expr::Builtin(Builtin::Size, ..), Expr::Const(Value::Int(k))) => (a, op, *k),
+            (Expr::Const(Value::Int(k)), Expr::Builtin(Builtin::Size, ..)) => (b, flip(op), *k),
+            _ => return None,
+        };
+        let want = match (op, k) {
+            (BinOp::Gt, 0) | (BinOp::Ge, 1) | (BinOp::Ne, 0) => true,
+            (BinOp::Eq, 0) | (BinOp::Lt, 1) | (BinOp::Le, 0) => false,
+            _ => return None,
+        };
+        let Expr::Builtin(_, args, _) = size else { return None };
+        let set = args.first()?;
+        if self.is_hoisted(size) || !self.nonempty_shape(set) {
+            return None;
+        }
+        self.notes
+            .push("emptiness of a collected set: stops at the first non-empty element".into());
+        Some(self.nonempty(set, want))
+    }
+
+    /// Whether `e` is a `collect` [`Compiler::nonempty`] compiles: over a
+    /// collection of sets (not cells: those have set forms), nothing able
+    /// to fail, perhaps inside inlined `def`s, none of it hoisted.
+    fn nonempty_shape(&self, e: &Expr) -> bool {
+        if self.is_hoisted(e) {
+            return false;
+        }
+        match e {
+            Expr::Inline(binds, body, _) => {
+                binds.iter().all(|(_, x)| !may_fail(x)) && self.nonempty_shape(body)
+            }
+            Expr::Quant { quant: Quant::Collect, domain, filter, body: Some(body), .. } => {
+                !matches!(self.ty(domain), Ty::Cells | Ty::Line)
+                    && !may_fail(domain)
+                    && !filter.as_deref().is_some_and(may_fail)
+                    && !may_fail(body)
+            }
+            _ => false,
+        }
+    }
+
+    fn is_hoisted(&self, e: &Expr) -> bool {
+        self.hoisted.iter().any(|h| std::ptr::eq(h.0, e))
+    }
+
+    /// Whether the set `e` (of [`Compiler::nonempty_shape`]) is non-empty
+    /// (`want`) or empty (not `want`).
+    fn nonempty(&mut self, e: &Expr, want: bool) -> B<W> {
+        match e {
+            Expr::Inline(binds, body, _) => {
+                let binds = self.binds(binds);
+                let inner = self.nonempty(body, want);
+                Box::new(move |cx| {
+                    for b in &binds {
+                        b(cx);
+                    }
+                    inner(cx)
+                })
+            }
+            Expr::Quant { slot, domain, filter, body: Some(body), span, .. } => {
+                let (slot, span) = (*slot, *span);
+                let var = self.var(slot);
+                let d = self.dom(domain);
+                let flags = self.hoist(slot, filter.as_deref(), Some(body));
+                let f = filter.as_deref().map(|f| self.cond_of(slot, f));
+                let b = self.set(body);
+                self.unhoist(&flags);
+                Box::new(move |cx| {
+                    let dv = d(cx);
+                    super::expr::forget(cx, &flags);
+                    let mut hit = false;
+                    super::expr::each_ticked(cx, dv, var, span, |cx| {
+                        if let Some(f) = &f {
+                            if !f(cx) {
+                                return true;
+                            }
+                        }
+                        if b(cx).is_empty() {
+                            return true;
+                        }
+                        hit = true;
+                        false
+                    });
+                    hit == want
+                })
+            }
+            // `nonempty_shape` admits nothing else.
+            _ => Box::new(|_| false),
+        }
     }
 }

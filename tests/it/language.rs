@@ -276,7 +276,10 @@ turn middle {
     let edge = count y in cells where empty(y) and (count g in groups(me) where touches(g, y)) == 1
     let lone = count y in cells where all g in groups(next(me)) where size(g) > 1: not touches(g, y)
     let near = count y in cells where any g in groups(me): touches(y, g) and size(g) >= 2
-    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2 + big % 2 + far % 2 + edge % 2 + lone % 2 + near % 2
+    // Whether a collected set is empty, asked without building it.
+    let deep = count g in groups(me) where 0 < size(collect h in groups(next(me)) where touches(g, h): minus(h, neighbours(g)))
+    let bare = count y in pieces(me) where size(collect g in groups(next(me)) where touches(g, y)) == 0
+    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2 + big % 2 + far % 2 + edge % 2 + lone % 2 + near % 2 + deep % 2 + bare % 2
     let hit = last(upto(ray(x, d)))
     if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
         change hit to me

@@ -56,6 +56,26 @@ fn cases() -> Vec<(String, Game)> {
                   if size(pieces(me)) >= 6 { win me }\n\
                 }";
     out.push(("coin".into(), crate::game_text(coin).expect("coin game")));
+    // A graph board whose links are partly without a direction and
+    // partly one-way: `touches`, `neighbours` and groups follow every
+    // link, `step` only the named ones.
+    let graph = "players A, B\nboard graph {\n\
+                   points p1 p2 p3 p4 p5 p6 p7\n\
+                   links e: p1-p2-p3\n\
+                   links p3-p4-p5\n\
+                   links n/s: p5-p6-p7-p1\n\
+                 }\npiece Stone\nvar score per player = 0\n\
+                 turn {\n\
+                   choose c in cells where empty(c) and (count g in groups(next(me)) where touches(g, c)) <= 1\n\
+                   place Stone at c\n\
+                   score(me) += count g in groups(me) where any h in groups(next(me)): touches(g, h)\n\
+                   score(me) += count x in neighbours(c) where occupied(x)\n\
+                   if occupied(step(c, e)) { score(me) += 1 }\n\
+                   if (count x in cells: empty(x)) <= 1 {\n\
+                     if score(me) > score(next(me)) { win me } else { draw }\n\
+                   }\n\
+                 }";
+    out.push(("graph".into(), crate::game_text(graph).expect("graph game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),

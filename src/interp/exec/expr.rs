@@ -265,9 +265,10 @@ impl Exec<'_, '_> {
         while top > 0 {
             top -= 1;
             let x = stack[top];
-            for d in 0..board.dirs() {
-                let y = board.step(x, d);
-                if y != NO_CELL && !set.contains(y) && self.piece(y).is_some_and(|p| p.0 == owner) {
+            // Neighbours, not steps: on a graph board a link without a
+            // direction name connects too.
+            for y in board.neighbours(x).iter() {
+                if !set.contains(y) && self.piece(y).is_some_and(|p| p.0 == owner) {
                     set.insert(y);
                     stack[top] = y;
                     top += 1;
@@ -582,8 +583,9 @@ impl Exec<'_, '_> {
             Builtin::Touches => {
                 let a = self.cells(&args[0])?;
                 let b = self.cells(&args[1])?;
-                let hit =
-                    a.iter().any(|c| (0..g.board.dirs()).any(|d| b.contains(g.board.step(c, d))));
+                // Next to: neighbours (every link of a graph board), not
+                // only the named directions.
+                let hit = a.iter().any(|c| g.board.neighbours(c).iter().any(|n| b.contains(n)));
                 Value::Bool(hit)
             }
             Builtin::SameShape => {

@@ -161,18 +161,24 @@ fn shape_code<const W: usize>(cx: &mut Cx<'_, W>, s: Set<W>) -> Option<u64> {
 pub fn fresh_groups<const W: usize>(cx: &mut Cx<'_, W>, p: usize) {
     let epoch = cx.fr.epoch;
     let Some(entry) = cx.fr.groups.get_mut(p) else { return };
-    if entry.0 == epoch {
+    if entry.epoch == epoch {
         return;
     }
+    entry.epoch = epoch;
     let own: Set<W> = bits_at(cx.st, p);
-    entry.1.clear();
+    if entry.own == own {
+        // The same pieces as when the list was made (an effect on
+        // another player's pieces, or an earlier run of this frame).
+        return;
+    }
+    entry.list.clear();
     let mut rest = own;
     while let Some(c) = rest.first() {
         let g = flood(cx.t, own, Set::one(c));
-        entry.1.push(g);
+        entry.list.push(g);
         rest = rest.minus(g);
     }
-    entry.0 = epoch;
+    entry.own = own;
 }
 
 /// How many pieces of kind `k` zone `(z, p)` holds.
@@ -278,7 +284,8 @@ pub fn each<const W: usize>(
             let mut i = 0;
             loop {
                 fresh_groups(cx, p as usize);
-                let Some(g) = cx.fr.groups.get(p as usize).and_then(|e| e.1.get(i)).copied() else {
+                let Some(g) = cx.fr.groups.get(p as usize).and_then(|e| e.list.get(i)).copied()
+                else {
                     return;
                 };
                 i += 1;

@@ -473,8 +473,8 @@ pub struct Frame<const W: usize> {
     pub steps: u32,
     /// The first rule error of this run.
     pub err: Option<Box<RunError>>,
-    /// Each player's groups, valid while `epoch` matches.
-    pub groups: Vec<(u64, Vec<Set<W>>)>,
+    /// Each player's groups.
+    pub groups: Vec<GroupCache<W>>,
     /// The remembered values of conditions that depend on one set alone
     /// (see `opt::memo_cond`), one table per condition. Never stale, so
     /// never copied at a fork.
@@ -482,6 +482,26 @@ pub struct Frame<const W: usize> {
     /// Shape codes of sets (see `Board::shape_code`), remembered per set
     /// for `same_shape`; never stale, never copied at a fork.
     pub shapes: Memo<W>,
+}
+
+/// A player's groups, by first cell: `list` is always the groups of the
+/// pieces `own` (a fact about two sets, true whatever the position), and
+/// they are the player's groups now while `epoch` is the frame's.
+#[derive(Debug, Clone)]
+pub struct GroupCache<const W: usize> {
+    /// The frame's epoch when `list` was last known to be current.
+    pub epoch: u64,
+    /// The pieces `list` is the groups of.
+    pub own: Set<W>,
+    /// The groups of `own`, by first cell.
+    pub list: Vec<Set<W>>,
+}
+
+impl<const W: usize> Default for GroupCache<W> {
+    /// No pieces, no groups; stale.
+    fn default() -> Self {
+        GroupCache { epoch: 0, own: Set::EMPTY, list: Vec::new() }
+    }
 }
 
 /// Remembered values of a condition of one set: a direct-mapped table of
@@ -615,7 +635,7 @@ impl<const W: usize> Program<W> {
             epoch: 1,
             steps: 0,
             err: None,
-            groups: vec![(0, Vec::new()); self.t.players],
+            groups: vec![GroupCache::default(); self.t.players],
             memo: vec![Memo::default(); self.memos],
             shapes: Memo::default(),
         }

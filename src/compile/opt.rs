@@ -930,7 +930,7 @@ impl<const W: usize> Compiler<'_, W> {
             w: vec![0; sizes.0],
             s: vec![Set::EMPTY; sizes.1],
             d: vec![Dom::Dirs; sizes.2],
-            groups: vec![(0, Vec::new()); self.t.players],
+            groups: vec![super::GroupCache::default(); self.t.players],
             ..Frame::default()
         }
     }

@@ -520,7 +520,7 @@ fn next_elem<const W: usize>(cx: &mut Cx<'_, W>, dom: usize, idx: usize, var: Va
         }
         Dom::Groups(pl) => {
             crate::compile::expr::fresh_groups(cx, pl as usize);
-            let g = cx.fr.groups.get(pl as usize).and_then(|e| e.1.get(i)).copied();
+            let g = cx.fr.groups.get(pl as usize).and_then(|e| e.list.get(i)).copied();
             match g {
                 Some(g) => {
                     cx.fr.w[idx] += 1;

@@ -158,12 +158,17 @@ impl<const W: usize> Frame<W> {
         } else {
             // A cache that is stale in `o` is never read again: mark it
             // stale here instead of copying its groups.
+            // A stale cache here keeps its own (pieces, groups) pair,
+            // which stays true.
             for (a, b) in self.groups.iter_mut().zip(&o.groups) {
-                if b.0 == o.epoch {
-                    a.0 = b.0;
-                    a.1.clone_from(&b.1);
+                if b.epoch == o.epoch {
+                    a.epoch = b.epoch;
+                    if a.own != b.own {
+                        a.own = b.own;
+                        a.list.clone_from(&b.list);
+                    }
                 } else {
-                    a.0 = 0;
+                    a.epoch = 0;
                 }
             }
         }

@@ -64,6 +64,7 @@ fn cases() -> Vec<(String, Game)> {
                    links e: p1-p2-p3\n\
                    links p3-p4-p5\n\
                    links n/s: p5-p6-p7-p1\n\
+                   lines p1 p2 p3, p5 p6 p7\n\
                  }\npiece Stone\nvar score per player = 0\n\
                  turn {\n\
                    choose c in cells where empty(c) and (count g in groups(next(me)) where touches(g, c)) <= 1\n\
@@ -71,6 +72,9 @@ fn cases() -> Vec<(String, Game)> {
                    score(me) += count g in groups(me) where any h in groups(next(me)): touches(g, h)\n\
                    score(me) += count x in neighbours(c) where occupied(x)\n\
                    if occupied(step(c, e)) { score(me) += 1 }\n\
+                   score(me) += size(group(c)) + size(neighbours(group(c))) % 2\n\
+                   score(me) += count x in ray(c, n) where occupied(x)\n\
+                   if any l in lines(3): all y in l: owner(y) == me { score(me) += 2 }\n\
                    if (count x in cells: empty(x)) <= 1 {\n\
                      if score(me) > score(next(me)) { win me } else { draw }\n\
                    }\n\

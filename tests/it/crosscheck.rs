@@ -80,6 +80,25 @@ fn cases() -> Vec<(String, Game)> {
                    }\n\
                  }";
     out.push(("graph".into(), crate::game_text(graph).expect("graph game")));
+    // Groups, shapes and lines on boards of other kinds and of more than
+    // 64 cells (two words per set).
+    let shapes = "players A, B\nboard BOARD\npiece Stone\npiece Rock\nvar score per player = 0\n\
+                  turn {\n\
+                    choose c in cells where empty(c) and (count g in groups(me) where touches(g, c)) <= 2\n\
+                    either \"stone\" { place Stone at c } or \"rock\" { place Rock at c }\n\
+                    let g = group(c)\n\
+                    score(me) += count h in groups(next(me)) where touches(g, h) and same_shape(g, h)\n\
+                    score(me) += size(collect h in groups(next(me)) where touches(g, h): h) % 3\n\
+                    score(me) += count y in g where kind(y) == Rock\n\
+                    if any l in lines(3): all y in l: owner(y) == me { score(me) += 1 }\n\
+                    score(me) += (count x in neighbours(g) where empty(x)) % 2\n\
+                    if size(g) >= 5 { win me }\n\
+                    if (count x in cells: empty(x)) == 0 { draw }\n\
+                  }";
+    for board in ["square 9 by 8 with 8 neighbours", "square 6 by 5", "hex 5 by 4", "hexhex 6"] {
+        let text = shapes.replace("BOARD", board);
+        out.push((format!("shapes on {board}"), crate::game_text(&text).expect("shapes game")));
+    }
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),

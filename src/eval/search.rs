@@ -157,9 +157,9 @@ impl<const W: usize> Frame<W> {
             self.groups.clone_from(&o.groups);
         } else {
             // A cache that is stale in `o` is never read again: mark it
-            // stale here instead of copying its groups.
-            // A stale cache here keeps its own (pieces, groups) pair,
-            // which stays true.
+            // stale here instead of copying its groups (this frame's own
+            // pieces-and-groups pair stays true and may serve later). A
+            // current one is copied unless the pieces are the same.
             for (a, b) in self.groups.iter_mut().zip(&o.groups) {
                 if b.epoch == o.epoch {
                     a.epoch = b.epoch;

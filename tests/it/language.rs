@@ -612,3 +612,50 @@ fn connect_four_takes_a_column_letter_and_never_misreads_a_cell() {
     assert!(s.parse_move(&tall, "a1").is_err());
     assert_eq!(State::move_text(&tall, &s.parse_move(&tall, "a").unwrap()), "a11");
 }
+
+/// The compile passes that docs/performance.md and `compile/opt.rs` credit
+/// with each bundled game's speed still fire on it: a pass that stops
+/// matching its pattern leaves every answer the same (the crosscheck
+/// cannot see it) and only makes the game slower.
+#[test]
+fn bundled_games_use_their_compile_passes() {
+    let expect: &[(&str, &[&str])] = &[
+        (
+            "boop.game",
+            &["lines as shifts: `any` over lines", "hoisted: `all` over each element's cells"],
+        ),
+        (
+            "breakthrough.game",
+            &["precomputed relation of two cells and the mover", "lazy tail after decision 1"],
+        ),
+        (
+            "bug.game",
+            &[
+                "set form: `count` over a collection of sets, counted for every cell at once",
+                "set form: `any` over a collection of sets, counted for every cell at once",
+                "emptiness of a collected set: stops at the first non-empty element",
+            ],
+        ),
+        ("connect4.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),
+        ("hex.game", &["set form: options of `choose c`", "lazy tail after decision 1"]),
+        ("morris.game", &["precomputed relation of two cells", "lazy tail after decision 4"]),
+        (
+            "snekagon.game",
+            &[
+                "memo: a condition of one set, remembered per set",
+                "set form: a count of neighbours compared with a number",
+            ],
+        ),
+        ("tictactoe.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),
+    ];
+    for (name, passes) in expect {
+        let g = crate::game(name);
+        let notes = g.program().notes();
+        for p in *passes {
+            assert!(
+                notes.iter().any(|n| n.starts_with(p)),
+                "{name}: the pass `{p}` no longer fires; notes: {notes:#?}"
+            );
+        }
+    }
+}

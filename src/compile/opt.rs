@@ -93,6 +93,19 @@
 //!    fail, so stopping early hides no error. Games: Bug (`size(prey(a)) >
 //!    0`: callgrind, 100 playouts, 151.4M → 147.8M instructions), any rule
 //!    asking whether some group or region gives anything at all.
+//! 9. **Guarded rounds** ([`Compiler::guarded_for`]). A `for` without
+//!    `where` whose body is `let`s that cannot fail and then one `if`
+//!    without `else`, where the first conjunct of the `if` is a set form
+//!    of one cell of the round — the element itself, or `let n = step(c,
+//!    x)` of a direction `x` from a cell `c` fixed for the round — does
+//!    nothing in a round where that conjunct is false. The conjunct's set
+//!    is computed when the loop starts and again after every round that
+//!    ran (a round's effects may change it), and a round whose cell is
+//!    outside the set is skipped with a bit test (its step still counts
+//!    against the step limit); a round that runs, runs as written. Games:
+//!    boop. (`for d in dirs { let n = step(square, d)  if occupied(n) and
+//!    ... }`: callgrind, 20 playouts, 252.4M → 248.0M instructions), any
+//!    rule that looks at each neighbour in turn (pushes, flips, captures).
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -2071,5 +2084,140 @@ impl<const W: usize> Compiler<'_, W> {
             // `nonempty_shape` admits nothing else.
             _ => Box::new(|_| false),
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Guarded rounds
+
+/// Where the cell a guarded round tests comes from (see
+/// [`Compiler::guarded_for`]).
+#[derive(Clone, Copy)]
+enum GuardCell {
+    /// The element itself (a loop over cells).
+    Elem,
+    /// `step(c, x)` of the element `x` (a direction) from a cell word slot.
+    StepFromSlot(usize),
+    /// `step(c, x)` from a constant cell.
+    StepFromConst(crate::board::CellId),
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// `for x in D { let ... ; if G and ... { ... } }` whose rounds do
+    /// nothing unless `G`, a set form of one cell (the element, or `let n =
+    /// step(c, x)`), holds: `G`'s set is computed once, and again after
+    /// every round that ran, so a round whose cell is outside it is skipped
+    /// with a bit test instead of running its `let`s and condition (see
+    /// pass 9 at the top of this module).
+    pub fn guarded_for(
+        &mut self,
+        slot: Slot,
+        domain: &Expr,
+        body: &[Stmt],
+        span: crate::source::Span,
+    ) -> Option<super::effect::StmtFn<W>> {
+        use super::effect::{run_seq, tick, Ctl};
+        let (last, lets) = body.split_last()?;
+        let StmtKind::If { cond, otherwise, .. } = &last.kind else { return None };
+        if !otherwise.is_empty() {
+            return None;
+        }
+        let Var::W(x) = self.var(slot) else { return None };
+        let mut bound = vec![slot];
+        for s in lets {
+            match &s.kind {
+                StmtKind::Let(y, e) if matches!(self.var(*y), Var::W(_)) && !may_fail(e) => {
+                    bound.push(*y);
+                }
+                _ => return None,
+            }
+        }
+        // The guard: the first conjunct of the condition.
+        let mut g: &Expr = cond;
+        while let Expr::Binary(BinOp::And, a, _, _) = g {
+            g = a;
+        }
+        if may_fail(g) {
+            return None;
+        }
+        let mut free = Vec::new();
+        free_locals(g, &mut Vec::new(), &mut free);
+        // Exactly one local of the round: the cell the guard is about.
+        let mut round = free.iter().filter(|s| bound.contains(s));
+        let cell = *round.next()?;
+        if round.next().is_some() {
+            return None;
+        }
+        let from = if cell == slot {
+            if self.ty(&Expr::Local(slot, span)) != Ty::Cell {
+                return None;
+            }
+            GuardCell::Elem
+        } else {
+            if self.ty(&Expr::Local(slot, span)) != Ty::Dir {
+                return None;
+            }
+            let e = lets.iter().find_map(|s| match &s.kind {
+                StmtKind::Let(y, e) if *y == cell => Some(e),
+                _ => None,
+            })?;
+            let Expr::Builtin(Builtin::Step, args, _) = e else { return None };
+            if !matches!(&args[1], Expr::Local(d, _) if *d == slot) {
+                return None;
+            }
+            match &args[0] {
+                Expr::Const(Value::Cell(c)) => GuardCell::StepFromConst(*c),
+                Expr::Local(c, _) if !bound.contains(c) => match self.var(*c) {
+                    Var::W(i) => GuardCell::StepFromSlot(i as usize),
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        };
+        let pred = self.pred(g, &mut vec![cell])?;
+        self.notes.push("guarded rounds: a `for` whose rounds test a set form first".into());
+        let coll = self.dom(domain);
+        let var = Var::W(x);
+        let x = x as usize;
+        let body = self.stmt_fns(body);
+        Some(Box::new(move |cx| {
+            let d: Dom<W> = coll(cx);
+            if cx.fr.err.is_some() {
+                return Ctl::Error;
+            }
+            let (mut set, mut at_none) = pred.eval(cx, cx.t.all);
+            let mut ctl = Ctl::Next;
+            super::expr::each(cx, d, var, |cx| {
+                if !tick(cx, span) {
+                    ctl = Ctl::Error;
+                    return false;
+                }
+                let n = match from {
+                    GuardCell::Elem => cx.fr.w[x] as crate::board::CellId,
+                    GuardCell::StepFromSlot(i) => {
+                        cx.t.step(cx.fr.w[i] as crate::board::CellId, cx.fr.w[x] as usize)
+                    }
+                    GuardCell::StepFromConst(c) => cx.t.step(c, cx.fr.w[x] as usize),
+                };
+                if !(if (n as usize) < cx.t.cells { set.contains(n) } else { at_none }) {
+                    return true;
+                }
+                match run_seq(cx, &body) {
+                    Ctl::Next => {
+                        // The round may have changed what the guard reads.
+                        (set, at_none) = pred.eval(cx, cx.t.all);
+                        true
+                    }
+                    other => {
+                        ctl = other;
+                        false
+                    }
+                }
+            });
+            if ctl == Ctl::Next && cx.fr.err.is_some() {
+                return Ctl::Error;
+            }
+            ctl
+        }))
     }
 }

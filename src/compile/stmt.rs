@@ -146,7 +146,7 @@ impl<const W: usize> Compiler<'_, W> {
         }
     }
 
-    fn stmt_fns(&mut self, stmts: &[Stmt]) -> Vec<StmtFn<W>> {
+    pub(super) fn stmt_fns(&mut self, stmts: &[Stmt]) -> Vec<StmtFn<W>> {
         stmts.iter().map(|s| self.stmt_fn(s)).collect()
     }
 
@@ -178,6 +178,11 @@ impl<const W: usize> Compiler<'_, W> {
                 })
             }
             StmtKind::For { slot, domain, filter, body } => {
+                if filter.is_none() {
+                    if let Some(f) = self.guarded_for(*slot, domain, body, span) {
+                        return f;
+                    }
+                }
                 let coll = self.dom(domain);
                 let var = self.var(*slot);
                 let filter = filter.as_ref().map(|f| self.bool_(f));

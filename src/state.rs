@@ -424,9 +424,15 @@ impl Seq {
 
     /// Copies `o` into `self`, reusing buffers.
     pub fn copy_from(&mut self, o: &Seq) {
-        self.front.clone_from(&o.front);
-        self.middle.clone_from(&o.middle);
-        self.back.clone_from(&o.back);
+        // Most of the three lists are empty on both sides: no call to copy
+        // nothing.
+        for (a, b) in
+            [(&mut self.front, &o.front), (&mut self.middle, &o.middle), (&mut self.back, &o.back)]
+        {
+            if !(a.is_empty() && b.is_empty()) {
+                a.clone_from(b);
+            }
+        }
     }
 }
 

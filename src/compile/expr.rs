@@ -403,11 +403,60 @@ pub fn member<const W: usize>(cx: &mut Cx<'_, W>, d: Dom<W>, x: i64) -> bool {
     }
 }
 
-/// A cell operand: read from a slot, a constant, or computed.
+/// A word operand: read from a slot, a constant, a [`Leaf`] computed in
+/// place, or computed by its own closure.
 enum Opnd<const W: usize> {
     Slot(usize),
     Const(i64),
+    Leaf(Leaf),
     Fn(I<W>),
+}
+
+/// A word read from word slots and the position in a few instructions:
+/// the closure that uses it computes it in place, with no call of its own.
+#[derive(Debug, Clone, Copy)]
+pub enum Leaf {
+    /// `kind(c)` of a cell slot.
+    KindOf(usize),
+    /// `owner(c)` of a cell slot.
+    OwnerOf(usize),
+    /// `p(kind(c))`: property `p` of the piece on a cell slot.
+    PropKindOf(usize, usize),
+    /// `p(k)`: property `p` of a kind slot.
+    PropOf(usize, usize),
+    /// `step(c, d)` of a cell slot and a constant direction.
+    StepConst(usize, usize),
+    /// `step(c, d)` of a cell slot and a direction slot.
+    StepSlot(usize, usize),
+}
+
+impl Leaf {
+    /// The word, as the closure of the same expression computes it.
+    #[inline(always)]
+    pub fn eval<const W: usize>(self, cx: &Cx<'_, W>) -> i64 {
+        match self {
+            Leaf::KindOf(c) => match code_at(cx, cx.fr.w[c] as CellId) {
+                0 => i64::from(NONE16),
+                v => i64::from(cx.t.codes[v as usize].1),
+            },
+            Leaf::OwnerOf(c) => match code_at(cx, cx.fr.w[c] as CellId) {
+                0 => i64::from(NONE8),
+                v => i64::from(cx.t.codes[v as usize].0),
+            },
+            Leaf::PropKindOf(p, c) => match code_at(cx, cx.fr.w[c] as CellId) {
+                0 => 0,
+                v => {
+                    let k = cx.t.codes[v as usize].1 as usize;
+                    cx.t.props[k].get(p).copied().unwrap_or(0)
+                }
+            },
+            Leaf::PropOf(p, k) => {
+                cx.t.props.get(cx.fr.w[k] as usize).and_then(|ps| ps.get(p)).copied().unwrap_or(0)
+            }
+            Leaf::StepConst(c, d) => i64::from(cx.t.step(cx.fr.w[c] as CellId, d)),
+            Leaf::StepSlot(c, d) => i64::from(cx.t.step(cx.fr.w[c] as CellId, cx.fr.w[d] as usize)),
+        }
+    }
 }
 
 macro_rules! with_opnd {
@@ -420,6 +469,10 @@ macro_rules! with_opnd {
             Opnd::Const(k) => Box::new(move |$cx: &mut Cx<'_, W>| {
                 let _ = &$cx;
                 let $c = k;
+                $body
+            }),
+            Opnd::Leaf(l) => Box::new(move |$cx: &mut Cx<'_, W>| {
+                let $c = l.eval($cx);
                 $body
             }),
             Opnd::Fn(f) => Box::new(move |$cx: &mut Cx<'_, W>| {
@@ -520,7 +573,37 @@ impl<'g, const W: usize> Compiler<'g, W> {
         e.ty(&self.g.slot_tys)
     }
 
+    /// `e` as a [`Leaf`], if it is one.
+    pub fn leaf(&self, e: &Expr) -> Option<Leaf> {
+        let slot = |x: &Expr| match x {
+            Expr::Local(s, _) => match self.var(*s) {
+                Var::W(i) => Some(i as usize),
+                _ => None,
+            },
+            _ => None,
+        };
+        Some(match e {
+            Expr::Builtin(Builtin::KindOf, a, _) => Leaf::KindOf(slot(&a[0])?),
+            Expr::Builtin(Builtin::Owner, a, _) => Leaf::OwnerOf(slot(&a[0])?),
+            Expr::Builtin(Builtin::Step, a, _) => {
+                let c = slot(&a[0])?;
+                match &a[1] {
+                    Expr::Const(Value::Dir(d)) => Leaf::StepConst(c, *d as usize),
+                    x => Leaf::StepSlot(c, slot(x)?),
+                }
+            }
+            Expr::Prop(p, k, _) => match &**k {
+                Expr::Builtin(Builtin::KindOf, a, _) => Leaf::PropKindOf(*p as usize, slot(&a[0])?),
+                x => Leaf::PropOf(*p as usize, slot(x)?),
+            },
+            _ => return None,
+        })
+    }
+
     fn opnd(&mut self, e: &Expr) -> Opnd<W> {
+        if let Some(l) = self.leaf(e) {
+            return Opnd::Leaf(l);
+        }
         match e {
             Expr::Local(s, _) => match self.var(*s) {
                 Var::W(i) => Opnd::Slot(i as usize),
@@ -726,6 +809,19 @@ impl<'g, const W: usize> Compiler<'g, W> {
             (Opnd::Fn(x), Opnd::Fn(y)) => Box::new(move |cx| {
                 let a = x(cx);
                 f(a, y(cx))
+            }),
+            (Opnd::Leaf(x), Opnd::Leaf(y)) => Box::new(move |cx| f(x.eval(cx), y.eval(cx))),
+            (Opnd::Leaf(x), Opnd::Slot(i)) => Box::new(move |cx| f(x.eval(cx), cx.fr.w[i])),
+            (Opnd::Slot(i), Opnd::Leaf(y)) => Box::new(move |cx| f(cx.fr.w[i], y.eval(cx))),
+            (Opnd::Leaf(x), Opnd::Const(k)) => Box::new(move |cx| f(x.eval(cx), k)),
+            (Opnd::Const(k), Opnd::Leaf(y)) => Box::new(move |cx| f(k, y.eval(cx))),
+            (Opnd::Leaf(x), Opnd::Fn(y)) => Box::new(move |cx| {
+                let a = x.eval(cx);
+                f(a, y(cx))
+            }),
+            (Opnd::Fn(x), Opnd::Leaf(y)) => Box::new(move |cx| {
+                let a = x(cx);
+                f(a, y.eval(cx))
             }),
         }
     }
@@ -1012,6 +1108,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         match o {
             Opnd::Slot(i) => Box::new(move |cx| cx.fr.w[i]),
             Opnd::Const(k) => Box::new(move |_| k),
+            Opnd::Leaf(l) => Box::new(move |cx| l.eval(cx)),
             Opnd::Fn(f) => f,
         }
     }

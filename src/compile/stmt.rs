@@ -155,6 +155,14 @@ impl<const W: usize> Compiler<'_, W> {
         let span = s.span;
         match &s.kind {
             StmtKind::Let(slot, e) => {
+                if let (Var::W(i), Some(l)) = (self.var(*slot), self.leaf(e)) {
+                    // A leaf cannot fail: computed and stored in place.
+                    let i = i as usize;
+                    return Box::new(move |cx| {
+                        cx.fr.w[i] = l.eval(cx);
+                        Ctl::Next
+                    });
+                }
                 if let Var::W(i) = self.var(*slot) {
                     // A word: computed and stored in one closure.
                     let (i, f) = (i as usize, self.word(e));

@@ -1911,40 +1911,42 @@ impl<const W: usize> Compiler<'_, W> {
                     let sets = test.sets(cx);
                     let sh = &cx.t.shifts[i];
                     let all = cx.t.all;
-                    // Per axis, the starts of the lines the inner quantifier accepts.
-                    let ok = |a: usize| -> Set<W> {
-                        let starts = sh.axes[a].1;
-                        match sets.q {
-                            Quant::All => {
-                                let s = match (sets.f, sets.b) {
-                                    (Some(f), Some(b)) => all.minus(f).or(b),
-                                    (None, Some(b)) => b,
-                                    _ => all,
-                                };
-                                sh.all_in(s, a)
-                            }
-                            _ => {
-                                let hit = match (sets.f, sets.b) {
-                                    (Some(f), Some(b)) => f.and(b),
-                                    (Some(f), None) => f,
-                                    (None, Some(b)) => b,
-                                    (None, None) => all,
-                                };
-                                let any = sh.any_in(hit, a);
-                                if sets.q == Quant::Any {
-                                    any
-                                } else {
-                                    starts.minus(any)
-                                }
-                            }
-                        }
+                    // The cells every cell of an accepted line lies in (the
+                    // inner quantifier is `all`), or that one of its cells
+                    // is in (`any`; `none` accepts the other lines).
+                    let inner_all = sets.q == Quant::All;
+                    let s = match (inner_all, sets.f, sets.b) {
+                        (true, Some(f), Some(b)) => all.minus(f).or(b),
+                        (true, None, Some(b)) => b,
+                        (true, _, None) => all,
+                        (false, Some(f), Some(b)) => f.and(b),
+                        (false, Some(f), None) => f,
+                        (false, None, Some(b)) => b,
+                        (false, None, None) => all,
                     };
-                    let n = sh.axes.len();
+                    let mut count = 0i64;
+                    for (a, &(_, starts)) in sh.axes.iter().enumerate() {
+                        // The starts of the lines along this axis the inner
+                        // quantifier accepts.
+                        let r = if inner_all {
+                            sh.all_in(s, a)
+                        } else if sets.q == Quant::Any {
+                            sh.any_in(s, a)
+                        } else {
+                            starts.minus(sh.any_in(s, a))
+                        };
+                        match q {
+                            Quant::Any if !r.is_empty() => return 1,
+                            Quant::All if r != starts => return 0,
+                            Quant::None if !r.is_empty() => return 0,
+                            Quant::Count => count += r.len() as i64,
+                            _ => {}
+                        }
+                    }
                     match q {
-                        Quant::Any => i64::from((0..n).any(|a| !ok(a).is_empty())),
-                        Quant::All => i64::from((0..n).all(|a| ok(a) == sh.axes[a].1)),
-                        Quant::None => i64::from((0..n).all(|a| ok(a).is_empty())),
-                        _ => (0..n).map(|a| ok(a).len() as i64).sum(),
+                        Quant::Any => 0,
+                        Quant::All | Quant::None => 1,
+                        _ => count,
                     }
                 }));
             }

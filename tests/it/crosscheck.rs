@@ -99,6 +99,24 @@ fn cases() -> Vec<(String, Game)> {
         let text = shapes.replace("BOARD", board);
         out.push((format!("shapes on {board}"), crate::game_text(&text).expect("shapes game")));
     }
+    // Every quantifier over lines with every inner quantifier, with and
+    // without a filter (lines as shifts on a square board).
+    let lines = "players A, B\nboard square 5 by 4 with 8 neighbours\npiece Stone\npiece Rock\n\
+                 var score per player = 0\n\
+                 turn {\n\
+                   choose c in cells where empty(c)\n\
+                   either \"stone\" { place Stone at c } or \"rock\" { place Rock at c }\n\
+                   score(me) += (count l in lines(3): all y in l: owner(y) == me) % 3\n\
+                   score(me) += (count l in lines(3): any y in l where occupied(y): kind(y) == Rock) % 2\n\
+                   score(me) += (count l in lines(2): none y in l: owner(y) == me) % 2\n\
+                   if none l in lines(4): all y in l where occupied(y): owner(y) != me { score(me) += 1 }\n\
+                   if all l in lines(2): any y in l: empty(y) { score(me) += 1 }\n\
+                   if any l in lines(3): none y in l where empty(y): kind(y) == Stone { score(me) += 1 }\n\
+                   if all l in lines(3): all y in l where occupied(y): kind(y) == Rock { score(me) += 1 }\n\
+                   if score(me) >= 30 { win me }\n\
+                   if (count x in cells: empty(x)) == 0 { draw }\n\
+                 }";
+    out.push(("lines".into(), crate::game_text(lines).expect("lines game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),

@@ -234,6 +234,10 @@ impl Default for Limits {
     }
 }
 
+/// Most line axes of a board whose decisions among lines are listed by
+/// shifts (square boards have 4, hex boards 3).
+pub const MAX_LINE_AXES: usize = 8;
+
 /// The lines of one length on a board where each axis is a fixed offset
 /// in cell ids (square boards, `hex` rhombi): a line along axis `a` starts
 /// at each cell of `starts[a]` and runs `c, c + d, ..., c + (k-1) d`.
@@ -245,6 +249,10 @@ pub struct LineShifts<const W: usize> {
     pub k: usize,
     /// Per axis: the id offset and the cells where a line starts.
     pub axes: Vec<(i32, Set<W>)>,
+    /// Per axis, by start cell: the line's id (the lines of a length are
+    /// numbered by start cell, then axis); empty when the numbering is
+    /// not that one.
+    pub ids: Vec<Vec<u32>>,
 }
 
 impl<const W: usize> LineShifts<W> {
@@ -350,7 +358,31 @@ impl<const W: usize> Tables<W> {
                 }
                 axes.push((delta.unwrap_or(0), starts));
             }
-            shifts.push(LineShifts { range, k: k as usize, axes });
+            // The line ids by axis and start cell, as the board numbers them.
+            let mut ids = vec![vec![u32::MAX; cells]; axes.len()];
+            let mut next = range.0;
+            for c in 0..cells as CellId {
+                for (a, (_, starts)) in axes.iter().enumerate() {
+                    if starts.contains(c) {
+                        ids[a][c as usize] = next;
+                        next += 1;
+                    }
+                }
+            }
+            let numbered = next == range.1
+                && ids.iter().enumerate().all(|(a, by)| {
+                    by.iter().enumerate().all(|(c, &id)| {
+                        id == u32::MAX
+                            || b.lines.get(id as usize).is_some_and(|l| {
+                                l.cells.first() == Some(&(c as CellId))
+                                    && l.cells.get(1) == Some(&b.step(c as CellId, b.axes()[a]))
+                            })
+                    })
+                });
+            if !numbered {
+                ids.clear();
+            }
+            shifts.push(LineShifts { range, k: k as usize, axes, ids });
         }
         Tables {
             rays: b.rays.clone(),

@@ -326,6 +326,19 @@ impl<const W: usize> Compiler<'_, W> {
                     (false, Some(f)) => self.elem_test(*slot, f),
                     _ => None,
                 };
+                if let (Some(_), Expr::Lines(a, b)) = (&elems, domain) {
+                    let by_shifts = self.t.shifts.iter().any(|s| {
+                        s.range == (*a, *b)
+                            && !s.ids.is_empty()
+                            && s.axes.len() <= super::MAX_LINE_AXES
+                    });
+                    if by_shifts {
+                        self.notes.push(format!(
+                            "lines as shifts: options of `choose {}`",
+                            self.g.sites[*site as usize].var
+                        ));
+                    }
+                }
                 let dom = self.dom(domain);
                 let f = filter.as_ref().map(|f| self.bool_(f));
                 let filter_span = self.g.sites[*site as usize].filter_span.unwrap_or(span);

@@ -185,6 +185,32 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     let var = c.var;
     if let Some(test) = &c.elems {
         let sets = test.sets(cx);
+        if let Dom::Lines(a, b) = d {
+            // Lines as shifts: the accepted lines of each axis at once, in
+            // the board's order (by start cell, then axis).
+            let sh = cx.t.shifts.iter().find(|s| {
+                s.range == (a, b)
+                    && !s.ids.is_empty()
+                    && s.axes.len() <= crate::compile::MAX_LINE_AXES
+            });
+            if let Some(sh) = sh {
+                let s = sets.line_target(cx.t.all);
+                let mut acc = [Set::EMPTY; crate::compile::MAX_LINE_AXES];
+                let mut any = Set::EMPTY;
+                for (ax, slot) in acc.iter_mut().enumerate().take(sh.axes.len()) {
+                    *slot = sets.line_starts(sh, s, ax);
+                    any = any.or(*slot);
+                }
+                for c in any.iter() {
+                    for (ax, set) in acc.iter().enumerate().take(sh.axes.len()) {
+                        if set.contains(c) {
+                            out.words.push(i64::from(sh.ids[ax][c as usize]));
+                        }
+                    }
+                }
+                return;
+            }
+        }
         each_ticked(cx, d, var, c.span, |cx| {
             if sets.test(crate::compile::opt::elem_cells(cx, var)) {
                 match var {

@@ -100,7 +100,8 @@ fn cases() -> Vec<(String, Game)> {
         out.push((format!("shapes on {board}"), crate::game_text(&text).expect("shapes game")));
     }
     // Every quantifier over lines with every inner quantifier, with and
-    // without a filter (lines as shifts on a square board).
+    // without a filter, and decisions among lines (lines as shifts on a
+    // square board).
     let lines = "players A, B\nboard square 5 by 4 with 8 neighbours\npiece Stone\npiece Rock\n\
                  var score per player = 0\n\
                  turn {\n\
@@ -113,6 +114,14 @@ fn cases() -> Vec<(String, Game)> {
                    if all l in lines(2): any y in l: empty(y) { score(me) += 1 }\n\
                    if any l in lines(3): none y in l where empty(y): kind(y) == Stone { score(me) += 1 }\n\
                    if all l in lines(3): all y in l where occupied(y): kind(y) == Rock { score(me) += 1 }\n\
+                   if any l in lines(2): all y in l: owner(y) == me {\n\
+                     choose l in lines(2) where all y in l: owner(y) == me as \"pair\"\n\
+                     score(me) += 1\n\
+                   }\n\
+                   if any l in lines(3): any y in l where occupied(y): kind(y) == Rock and owner(y) == me {\n\
+                     choose m in lines(3) where any y in m where occupied(y): kind(y) == Rock and owner(y) == me as \"rocks\"\n\
+                     if none y in m: empty(y) { score(me) += 2 }\n\
+                   }\n\
                    if score(me) >= 30 { win me }\n\
                    if (count x in cells: empty(x)) == 0 { draw }\n\
                  }";

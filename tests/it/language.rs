@@ -636,6 +636,7 @@ fn bundled_games_use_their_compile_passes() {
                 "lines as shifts: `any` over lines",
                 "hoisted: `all` over each element's cells",
                 "guarded rounds: a `for` whose rounds test a set form first",
+                "lines as shifts: options of `choose l`",
             ],
         ),
         (

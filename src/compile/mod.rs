@@ -193,6 +193,11 @@ pub struct Tables<const W: usize> {
     pub at: (i64, i64, i64, i64, Vec<CellId>),
     /// The placements of each kind.
     pub placements: Vec<Vec<Set<W>>>,
+    /// Per kind, by cell: the placements that cover the cell, as a bit set
+    /// of placement indices (`words` words a cell, see
+    /// [`Tables::covering`]); empty for a kind whose table would be too
+    /// large ([`MAX_COVERING`]).
+    pub covering: Vec<Vec<u64>>,
     /// Zones: (per player, ordered) for each zone id.
     pub zones: Vec<(bool, bool)>,
     /// Index of the first zone counter in a state's data.
@@ -233,6 +238,9 @@ impl Default for Limits {
         Limits { steps: effect::STEP_LIMIT, choices: crate::state::NODE_LIMIT }
     }
 }
+
+/// Most words of all the [`Tables::covering`] tables of a game (2 MiB).
+pub const MAX_COVERING: usize = 1 << 18;
 
 /// Most line axes of a board whose decisions among lines are listed by
 /// shifts (square boards have 4, hex boards 3).
@@ -413,6 +421,28 @@ impl<const W: usize> Tables<W> {
                 .iter()
                 .map(|ps| ps.iter().map(Set::from_cells).collect())
                 .collect(),
+            covering: {
+                let mut budget = MAX_COVERING;
+                g.placements
+                    .iter()
+                    .map(|ps| {
+                        let words = ps.len().div_ceil(64);
+                        if words * cells > budget {
+                            return Vec::new();
+                        }
+                        budget -= words * cells;
+                        let mut t = vec![0u64; words * cells];
+                        for (i, p) in ps.iter().enumerate() {
+                            for c in p.iter() {
+                                if let Some(x) = t.get_mut(c as usize * words + i / 64) {
+                                    *x |= 1 << (i % 64);
+                                }
+                            }
+                        }
+                        t
+                    })
+                    .collect()
+            },
             zones: g.zones.iter().map(|z| (z.per_player, z.ordered)).collect(),
             counter_base: cells,
             seq_base: g.zones.iter().map(|z| z.seq_base).collect(),

@@ -107,20 +107,32 @@
 //!    ... }`: callgrind, 20 playouts, 252.4M → 248.0M instructions), any
 //!    rule that looks at each neighbour in turn (pushes, flips, captures).
 //! 10. **Element tests and lines as shifts** ([`ElemTest`]). A condition
-//!    `Q c in l: P(c)` about an element `l` (a line, a group, a placement)
-//!    of an outer collection, with `P` in set form and independent of `l`,
-//!    computes `P`'s set once for the whole collection; each element is
-//!    then a bit test of its cells. On boards where every line axis moves
-//!    by a fixed cell-id offset (square boards, hex rhombi), `any` / `all`
-//!    / `none` / `count` over `lines(k)` go further: the starts of the
-//!    accepted lines of an axis are the starts intersected with `k`
-//!    shifted copies of that set, a few word operations per axis for all
-//!    the lines at once. A decision among lines (`choose l in lines(k)
-//!    where Q c in l: P(c)`) lists its options the same way, in the
-//!    board's order of lines (by start cell, then axis). Games: boop.
-//!    (`three_cats`, `three_of_mine`, and the choice of the line that
-//!    graduates: callgrind, 20 playouts, 240.7M → 221.7M instructions for
-//!    that choice), Tic-tac-toe, Connect Four, any game of lines.
+//!     `Q c in l: P(c)` about an element `l` (a line, a group, a placement)
+//!     of an outer collection, with `P` in set form and independent of `l`,
+//!     computes `P`'s set once for the whole collection; each element is
+//!     then a bit test of its cells. On boards where every line axis moves
+//!     by a fixed cell-id offset (square boards, hex rhombi), `any` / `all`
+//!     / `none` / `count` over `lines(k)` go further: the starts of the
+//!     accepted lines of an axis are the starts intersected with `k`
+//!     shifted copies of that set, a few word operations per axis for all
+//!     the lines at once. A decision among lines (`choose l in lines(k)
+//!     where Q c in l: P(c)`) lists its options the same way, in the
+//!     board's order of lines (by start cell, then axis). Games: boop.
+//!     (`three_cats`, `three_of_mine`, and the choice of the line that
+//!     graduates: callgrind, 20 playouts, 240.7M → 221.7M instructions for
+//!     that choice), Tic-tac-toe, Connect Four, any game of lines.
+//! 11. **Placements by cells** ([`super::Tables::covering`]). A decision
+//!     among a tile's placements whose filter is an element test
+//!     (`choose cover in placements(t) where all x in cover: empty(x)`)
+//!     lists its options from a table made when the game is loaded: for
+//!     each cell, the placements that cover it, as a bit set of placement
+//!     indices. `all` keeps the placements that cover no cell outside its
+//!     set (the union of the tables of those cells, complemented), `any`
+//!     the ones that cover a cell of its set, `none` the others — a few
+//!     word operations per cell instead of a test per placement. The
+//!     tables of a game are bounded ([`super::MAX_COVERING`] words).
+//!     Games: Snekagon (callgrind, 5 playouts, 149.1M → 140.7M
+//!     instructions), any game that places tiles.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes

@@ -326,6 +326,15 @@ impl<const W: usize> Compiler<'_, W> {
                     (false, Some(f)) => self.elem_test(*slot, f),
                     _ => None,
                 };
+                if elems.is_some()
+                    && self.ty(domain) == Ty::Placements
+                    && self.t.covering.iter().any(|c| !c.is_empty())
+                {
+                    self.notes.push(format!(
+                        "placements by cells: options of `choose {}`",
+                        self.g.sites[*site as usize].var
+                    ));
+                }
                 if let (Some(_), Expr::Lines(a, b)) = (&elems, domain) {
                     let by_shifts = self.t.shifts.iter().any(|s| {
                         s.range == (*a, *b)

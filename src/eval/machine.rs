@@ -14,7 +14,7 @@ use crate::compile::effect::{tick, Ctl};
 use crate::compile::expr::{const_word, each_ticked, word_value};
 use crate::compile::stmt::{ChooseOp, Op};
 use crate::compile::{Block, Cx, Dom, Frame, Program, Set, Var};
-use crate::ir::{Ty, Value, NONE8};
+use crate::ir::{Quant, Ty, Value, NONE8};
 use crate::source::Span;
 use crate::state::End;
 
@@ -211,6 +211,11 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
                 return;
             }
         }
+        if let Dom::Placements(k) = d {
+            if placements_by_cells(cx, k, &sets, out) {
+                return;
+            }
+        }
         each_ticked(cx, d, var, c.span, |cx| {
             if sets.test(crate::compile::opt::elem_cells(cx, var)) {
                 match var {
@@ -233,6 +238,60 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
         }
         true
     });
+}
+
+/// The placements of kind `k` an element test accepts, into `out.sets` in
+/// placement order, from the table of the placements covering each cell:
+/// `all` rejects the placements covering a cell outside its set, `any`
+/// keeps the ones covering a cell of its set, `none` rejects them. False
+/// (nothing written) when the kind has no table.
+fn placements_by_cells<const W: usize>(
+    cx: &Cx<'_, W>,
+    k: u16,
+    sets: &crate::compile::opt::ElemSets<W>,
+    out: &mut Options<W>,
+) -> bool {
+    let t = cx.t;
+    let (Some(cov), Some(ps)) = (t.covering.get(k as usize), t.placements.get(k as usize)) else {
+        return false;
+    };
+    if cov.is_empty() && !ps.is_empty() {
+        return false;
+    }
+    let words = ps.len().div_ceil(64);
+    let all = t.all;
+    let hit = |f: Option<Set<W>>, b: Option<Set<W>>| match (f, b) {
+        (Some(f), Some(b)) => f.and(b),
+        (Some(f), None) => f,
+        (None, Some(b)) => b,
+        (None, None) => all,
+    };
+    // The cells that decide, and whether covering one rejects (else keeps).
+    let (cells, rejects) = match sets.q {
+        Quant::All => match (sets.f, sets.b) {
+            (Some(f), Some(b)) => (f.minus(b), true),
+            (None, Some(b)) => (all.minus(b), true),
+            (_, None) => (Set::EMPTY, true),
+        },
+        Quant::Any => (hit(sets.f, sets.b), false),
+        _ => (hit(sets.f, sets.b), true),
+    };
+    for w in 0..words {
+        let mut m = 0u64;
+        for c in cells.iter() {
+            m |= cov.get(c as usize * words + w).copied().unwrap_or(0);
+        }
+        let valid = if (w + 1) * 64 <= ps.len() { u64::MAX } else { (1u64 << (ps.len() % 64)) - 1 };
+        let mut acc = if rejects { !m & valid } else { m };
+        while acc != 0 {
+            let i = w * 64 + acc.trailing_zeros() as usize;
+            acc &= acc - 1;
+            if let Some(p) = ps.get(i) {
+                out.sets.push(*p);
+            }
+        }
+    }
+    true
 }
 
 /// The options of a chance event `random x in D where F`: the distinct

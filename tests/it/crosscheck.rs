@@ -126,6 +126,32 @@ fn cases() -> Vec<(String, Game)> {
                    if (count x in cells: empty(x)) == 0 { draw }\n\
                  }";
     out.push(("lines".into(), crate::game_text(lines).expect("lines game")));
+    // Decisions among placements with `all`, `any` and `none` over their
+    // cells, with and without a filter (listed from the cells' tables).
+    let tiles = "players A, B\nboard square 5 by 4\n\
+                 piece Dom \"d\" covers (0, 0) (1, 0)\n\
+                 piece Tri \"t\" covers (0, 0) (1, 0) (1, 1)\n\
+                 zone supply per player\n\
+                 setup { for p in players { add 3 Dom to supply(p)  add 2 Tri to supply(p) } }\n\
+                 turn {\n\
+                   choose t in supply(me)\n\
+                   either \"a\" {\n\
+                     choose p in placements(t) where all x in p: empty(x)\n\
+                     take t from supply(me)\n\
+                     place t at p\n\
+                   } or \"b\" {\n\
+                     choose p in placements(t) where any x in p where empty(x): rank(x) == 1\n\
+                     take t from supply(me)\n\
+                     place t at p\n\
+                   } or \"c\" {\n\
+                     choose p in placements(t) where none x in p: occupied(x) and owner(x) != me\n\
+                     take t from supply(me)\n\
+                     place t at p\n\
+                   }\n\
+                   if count(supply(me)) == 0 { win me }\n\
+                 }\n\
+                 on no moves { pass }";
+    out.push(("tiles".into(), crate::game_text(tiles).expect("tiles game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),

@@ -659,6 +659,7 @@ fn bundled_games_use_their_compile_passes() {
             &[
                 "memo: a condition of one set, remembered per set",
                 "set form: a count of neighbours compared with a number",
+                "placements by cells: options of `choose cover`",
             ],
         ),
         ("tictactoe.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),

@@ -1672,14 +1672,23 @@ impl<'g, const W: usize> Compiler<'g, W> {
         let var = self.var(slot);
         let d = self.dom(domain);
         let flags = self.hoist(slot, filter, body);
+        let shared = self.share_body(filter, body);
         let f = filter.map(|f| self.cond_of(slot, f));
         let b = body.map(|b| self.set(b));
         self.unhoist(&flags);
+        if let Some(s) = shared {
+            self.unhoist(&[s]);
+        }
+        let shared = shared.map(usize::from);
         Box::new(move |cx| {
             let dv = d(cx);
             forget(cx, &flags);
             let mut acc = Set::EMPTY;
             each_ticked(cx, dv, var, span, |cx| {
+                if let Some(s) = shared {
+                    // The body's value is this element's.
+                    cx.fr.w[s] = 0;
+                }
                 if let Some(f) = &f {
                     if !f(cx) {
                         return true;

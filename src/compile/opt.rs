@@ -134,6 +134,17 @@
 //!     Games: Snekagon (callgrind, 5 playouts, 149.1M → 140.7M
 //!     instructions), any game that places tiles.
 //!
+//! 12. **A collected set's body shared with its filter**
+//!     ([`Compiler::share_body`]). In `collect x in D where F: B`, when the
+//!     body `B` (a set with a quantifier inside, that cannot fail) is also
+//!     asked inside `F` — the same expression up to the names `def`s give
+//!     their parameters, outside any quantifier of `F` — both read one
+//!     local, computed at most once for each element and cleared before
+//!     the next. Games: Bug (`collect a in groups(me) where candidate(a):
+//!     bonus(a)`, where `candidate(a)` asks `size(bonus(a)) > 0`:
+//!     callgrind, 100 playouts, 139.3M → 134.2M instructions), any rule
+//!     that collects what a test has just computed.
+//!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
 //! only do so for expressions that cannot raise an error.
@@ -2258,5 +2269,147 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ctl
         }))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A collected set's body, shared with its filter
+
+/// Whether `a` (inside a filter, where `alias` maps a `def`'s parameter
+/// bound to a plain local onto that local) and `b` are the same
+/// expression: the same form, with the locals bound inside each paired
+/// up (`bound`), and the same free locals.
+fn same_expr(a: &Expr, b: &Expr, alias: &[(Slot, Slot)], bound: &mut Vec<(Slot, Slot)>) -> bool {
+    let root = |mut s: Slot| {
+        while let Some(&(_, t)) = alias.iter().rev().find(|(x, _)| *x == s) {
+            s = t;
+        }
+        s
+    };
+    match (a, b) {
+        (Expr::Const(x), Expr::Const(y)) => x == y,
+        (Expr::Local(x, _), Expr::Local(y, _)) => {
+            match bound.iter().rev().find(|(p, q)| p == x || q == y) {
+                Some(&(p, q)) => p == *x && q == *y,
+                None => root(*x) == *y,
+            }
+        }
+        (Expr::Me, Expr::Me) => true,
+        (Expr::Unary(o, x), Expr::Unary(p, y)) => o == p && same_expr(x, y, alias, bound),
+        (Expr::Binary(o, x1, x2, _), Expr::Binary(p, y1, y2, _)) => {
+            o == p && same_expr(x1, y1, alias, bound) && same_expr(x2, y2, alias, bound)
+        }
+        (Expr::Builtin(f, xs, _), Expr::Builtin(g, ys, _)) => {
+            f == g
+                && xs.len() == ys.len()
+                && xs.iter().zip(ys.iter()).all(|(x, y)| same_expr(x, y, alias, bound))
+        }
+        (Expr::Prop(p, x, _), Expr::Prop(q, y, _)) => p == q && same_expr(x, y, alias, bound),
+        (Expr::Zone(z, x), Expr::Zone(w, y)) => {
+            z == w
+                && match (x, y) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => same_expr(x, y, alias, bound),
+                    _ => false,
+                }
+        }
+        (Expr::Lines(a1, b1), Expr::Lines(a2, b2)) => a1 == a2 && b1 == b2,
+        (Expr::Var(v, _, x), Expr::Var(w, _, y)) => {
+            v == w
+                && match (x, y) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => same_expr(x, y, alias, bound),
+                    _ => false,
+                }
+        }
+        (Expr::Inline(xb, xe, _), Expr::Inline(yb, ye, _)) => {
+            let n = bound.len();
+            let ok = xb.len() == yb.len()
+                && xb.iter().zip(yb.iter()).all(|((s, x), (t, y))| {
+                    let ok = same_expr(x, y, alias, bound);
+                    bound.push((*s, *t));
+                    ok
+                })
+                && same_expr(xe, ye, alias, bound);
+            bound.truncate(n);
+            ok
+        }
+        (
+            Expr::Quant { quant: q1, slot: s1, domain: d1, filter: f1, body: b1, .. },
+            Expr::Quant { quant: q2, slot: s2, domain: d2, filter: f2, body: b2, .. },
+        ) => {
+            let opt =
+                |x: &Option<Box<Expr>>, y: &Option<Box<Expr>>, bound: &mut Vec<_>| match (x, y) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => same_expr(x, y, alias, bound),
+                    _ => false,
+                };
+            if q1 != q2 || !same_expr(d1, d2, alias, bound) {
+                return false;
+            }
+            bound.push((*s1, *s2));
+            let ok = opt(f1, f2, bound) && opt(b1, b2, bound);
+            bound.pop();
+            ok
+        }
+        _ => false,
+    }
+}
+
+/// An occurrence of `b` inside `e` (see [`same_expr`]), outside any
+/// quantifier of `e` (whose elements would give it other values).
+fn find_same<'e>(e: &'e Expr, b: &Expr, alias: &mut Vec<(Slot, Slot)>) -> Option<&'e Expr> {
+    if same_expr(e, b, alias, &mut Vec::new()) {
+        return Some(e);
+    }
+    match e {
+        Expr::Inline(binds, body, _) => {
+            let n = alias.len();
+            for (s, x) in binds.iter() {
+                if let Some(hit) = find_same(x, b, alias) {
+                    alias.truncate(n);
+                    return Some(hit);
+                }
+                if let Expr::Local(t, _) = x {
+                    alias.push((*s, *t));
+                }
+            }
+            let hit = find_same(body, b, alias);
+            alias.truncate(n);
+            hit
+        }
+        Expr::Quant { .. } => None,
+        Expr::Unary(_, x) | Expr::Prop(_, x, _) => find_same(x, b, alias),
+        Expr::Binary(_, x, y, _) => find_same(x, b, alias).or_else(|| find_same(y, b, alias)),
+        Expr::Builtin(_, xs, _) => xs.iter().find_map(|x| find_same(x, b, alias)),
+        Expr::Zone(_, Some(x)) | Expr::Var(_, _, Some(x)) => find_same(x, b, alias),
+        Expr::Const(_)
+        | Expr::Local(..)
+        | Expr::Me
+        | Expr::Lines(..)
+        | Expr::Zone(_, None)
+        | Expr::Var(_, _, None) => None,
+    }
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// `collect x in D where F: B` whose body `B`, a set that cannot fail,
+    /// also appears in the filter `F` (`collect a in groups(me) where
+    /// candidate(a): bonus(a)` with `candidate(a)` asking `size(bonus(a)) >
+    /// 0`): both occurrences share a local, computed at most once for each
+    /// element (pass 12). Returns the flag word to clear before each
+    /// element; the occurrences are registered as hoisted values.
+    pub fn share_body(&mut self, filter: Option<&Expr>, body: Option<&Expr>) -> Option<u16> {
+        let (f, b) = (filter?, body?);
+        if may_fail(b) || b.ty(&self.g.slot_tys) != Ty::Cells || !has_quant(b) {
+            return None;
+        }
+        let inner = find_same(f, b, &mut Vec::new())?;
+        let v = Var::S(self.fresh_set());
+        let flag = self.fresh_word();
+        self.hoisted.push((inner, v, flag));
+        self.hoisted.push((b, v, flag));
+        self.notes.push("shared: a collected set's body computed once with its filter".into());
+        Some(flag)
     }
 }

@@ -235,6 +235,8 @@ setup {
 }
 
 def reach(y, c) = empty(y) and (count z in pieces(me) where file(z) == file(c)) >= rank(y) - 1
+def open(g) = collect y in neighbours(g) where empty(y)
+def roomy(g) = size(open(g)) >= 2
 
 turn opening {
     choose c in [a1, e1, a5, e5, c3, b2] where empty(c)
@@ -289,7 +291,9 @@ turn middle {
     // Whether a collected set is empty, asked without building it.
     let deep = count g in groups(me) where 0 < size(collect h in groups(next(me)) where touches(g, h): minus(h, neighbours(g)))
     let bare = count y in pieces(me) where size(collect g in groups(next(me)) where touches(g, y)) == 0
-    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2 + big % 2 + far % 2 + edge % 2 + lone % 2 + near % 2 + deep % 2 + bare % 2
+    // A collected set's body that its filter asks too, computed once.
+    let room = size(collect g in groups(me) where roomy(g): open(g))
+    score(me) += n + free % 2 + lined + thin % 2 + crowd % 2 + big % 2 + far % 2 + edge % 2 + lone % 2 + near % 2 + deep % 2 + bare % 2 + room % 2
     let hit = last(upto(ray(x, d)))
     if occupied(hit) and owner(hit) != me and kind(hit) in [Stone] {
         change hit to me
@@ -649,6 +653,7 @@ fn bundled_games_use_their_compile_passes() {
                 "set form: `count` over a collection of sets, counted for every cell at once",
                 "set form: `any` over a collection of sets, counted for every cell at once",
                 "emptiness of a collected set: stops at the first non-empty element",
+                "shared: a collected set's body computed once with its filter",
             ],
         ),
         ("connect4.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),

@@ -680,3 +680,26 @@ fn bundled_games_use_their_compile_passes() {
         }
     }
 }
+
+#[test]
+fn a_collected_body_is_shared_only_with_the_same_expression_in_its_filter() {
+    // Pass 12 shares `open(g)` between a collect's filter and body only
+    // when both ask it of the element, outside any quantifier of the
+    // filter: `open(h)` of another local and an `open(g)` inside `any`
+    // are other values.
+    let shared = |filter: &str| {
+        let game = game_text(&format!(
+            "players A, B\nboard square 4 by 4\npiece Stone\n\
+             def open(g) = collect y in neighbours(g) where empty(y)\n\
+             turn {{ choose c in cells where empty(c)\n place Stone at c\n let h = group(c)\n\
+             let x = size(collect g in groups(me) where {filter}: open(g))\n\
+             if x > 30 {{ win me }} }}"
+        ))
+        .unwrap();
+        game.program().notes().iter().filter(|n| n.starts_with("shared:")).count()
+    };
+    assert_eq!(shared("size(open(g)) >= 2"), 1);
+    assert_eq!(shared("size(h) > 1 and size(open(g)) >= 2"), 1);
+    assert_eq!(shared("size(open(h)) >= 2"), 0);
+    assert_eq!(shared("any k in groups(me): size(open(g)) > 1"), 0);
+}

@@ -1874,11 +1874,11 @@ impl<const W: usize> ElemSets<W> {
 }
 
 impl<const W: usize> ElemSets<W> {
-    /// For lines as shifts: the cells every cell of an accepted line lies
-    /// in (the inner quantifier is `all`), or that some cell of it is in
-    /// (`any`, `none`).
+    /// The cells every cell of an accepted element lies in (the inner
+    /// quantifier is `all`), or that some cell of it is in (`any`, `none`):
+    /// for lines as shifts and placements by cells.
     #[inline]
-    pub fn line_target(&self, all: Set<W>) -> Set<W> {
+    pub fn target(&self, all: Set<W>) -> Set<W> {
         match (self.q == Quant::All, self.f, self.b) {
             (true, Some(f), Some(b)) => all.minus(f).or(b),
             (true, None, Some(b)) => b,
@@ -1891,7 +1891,7 @@ impl<const W: usize> ElemSets<W> {
     }
 
     /// The starts of the lines along `axis` the inner quantifier accepts,
-    /// given `s` from [`ElemSets::line_target`].
+    /// given `s` from [`ElemSets::target`].
     #[inline]
     pub fn line_starts(&self, sh: &super::LineShifts<W>, s: Set<W>, axis: usize) -> Set<W> {
         match self.q {
@@ -1977,7 +1977,7 @@ impl<const W: usize> Compiler<'_, W> {
                 return Some(Box::new(move |cx| {
                     let sets = test.sets(cx);
                     let sh = &cx.t.shifts[i];
-                    let s = sets.line_target(cx.t.all);
+                    let s = sets.target(cx.t.all);
                     let mut count = 0i64;
                     for (a, &(_, starts)) in sh.axes.iter().enumerate() {
                         // The starts of the lines along this axis the inner

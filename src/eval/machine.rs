@@ -194,7 +194,7 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
                     && s.axes.len() <= crate::compile::MAX_LINE_AXES
             });
             if let Some(sh) = sh {
-                let s = sets.line_target(cx.t.all);
+                let s = sets.target(cx.t.all);
                 let mut acc = [Set::EMPTY; crate::compile::MAX_LINE_AXES];
                 let mut any = Set::EMPTY;
                 for (ax, slot) in acc.iter_mut().enumerate().take(sh.axes.len()) {
@@ -259,22 +259,13 @@ fn placements_by_cells<const W: usize>(
         return false;
     }
     let words = ps.len().div_ceil(64);
-    let all = t.all;
-    let hit = |f: Option<Set<W>>, b: Option<Set<W>>| match (f, b) {
-        (Some(f), Some(b)) => f.and(b),
-        (Some(f), None) => f,
-        (None, Some(b)) => b,
-        (None, None) => all,
-    };
-    // The cells that decide, and whether covering one rejects (else keeps).
+    // The cells that decide, and whether covering one rejects (else keeps):
+    // for `all` the cells outside its target set.
+    let target = sets.target(t.all);
     let (cells, rejects) = match sets.q {
-        Quant::All => match (sets.f, sets.b) {
-            (Some(f), Some(b)) => (f.minus(b), true),
-            (None, Some(b)) => (all.minus(b), true),
-            (_, None) => (Set::EMPTY, true),
-        },
-        Quant::Any => (hit(sets.f, sets.b), false),
-        _ => (hit(sets.f, sets.b), true),
+        Quant::All => (t.all.minus(target), true),
+        Quant::Any => (target, false),
+        _ => (target, true),
     };
     for w in 0..words {
         let mut m = 0u64;

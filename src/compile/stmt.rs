@@ -34,6 +34,9 @@ pub struct ChooseOp<const W: usize> {
     /// The filter as a hoisted test on each element's cells, when the
     /// domain's elements are lines or sets (see `opt::ElemTest`).
     pub elems: Option<super::opt::ElemTest<W>>,
+    /// With `elems`, over `lines(k)`: the index in `Tables::shifts` of
+    /// those lines, when the options are listed by shifts.
+    pub by_shifts: Option<usize>,
     /// The statement.
     pub span: Span,
     /// The filter's span (or the statement's).
@@ -335,18 +338,19 @@ impl<const W: usize> Compiler<'_, W> {
                         self.g.sites[*site as usize].var
                     ));
                 }
-                if let (Some(_), Expr::Lines(a, b)) = (&elems, domain) {
-                    let by_shifts = self.t.shifts.iter().any(|s| {
+                let by_shifts = match (&elems, domain) {
+                    (Some(_), Expr::Lines(a, b)) => self.t.shifts.iter().position(|s| {
                         s.range == (*a, *b)
                             && !s.ids.is_empty()
                             && s.axes.len() <= super::MAX_LINE_AXES
-                    });
-                    if by_shifts {
-                        self.notes.push(format!(
-                            "lines as shifts: options of `choose {}`",
-                            self.g.sites[*site as usize].var
-                        ));
-                    }
+                    }),
+                    _ => None,
+                };
+                if by_shifts.is_some() {
+                    self.notes.push(format!(
+                        "lines as shifts: options of `choose {}`",
+                        self.g.sites[*site as usize].var
+                    ));
                 }
                 let dom = self.dom(domain);
                 let f = filter.as_ref().map(|f| self.bool_(f));
@@ -358,6 +362,7 @@ impl<const W: usize> Compiler<'_, W> {
                     filter: f,
                     fast,
                     elems,
+                    by_shifts,
                     span,
                     filter_span,
                 })));
@@ -404,6 +409,7 @@ impl<const W: usize> Compiler<'_, W> {
                     filter: f,
                     fast: None,
                     elems: None,
+                    by_shifts: None,
                     span,
                     filter_span,
                 })));

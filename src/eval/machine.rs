@@ -185,31 +185,24 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     let var = c.var;
     if let Some(test) = &c.elems {
         let sets = test.sets(cx);
-        if let Dom::Lines(a, b) = d {
+        if let Some(sh) = c.by_shifts.and_then(|i| cx.t.shifts.get(i)) {
             // Lines as shifts: the accepted lines of each axis at once, in
             // the board's order (by start cell, then axis).
-            let sh = cx.t.shifts.iter().find(|s| {
-                s.range == (a, b)
-                    && !s.ids.is_empty()
-                    && s.axes.len() <= crate::compile::MAX_LINE_AXES
-            });
-            if let Some(sh) = sh {
-                let s = sets.target(cx.t.all);
-                let mut acc = [Set::EMPTY; crate::compile::MAX_LINE_AXES];
-                let mut any = Set::EMPTY;
-                for (ax, slot) in acc.iter_mut().enumerate().take(sh.axes.len()) {
-                    *slot = sets.line_starts(sh, s, ax);
-                    any = any.or(*slot);
-                }
-                for c in any.iter() {
-                    for (ax, set) in acc.iter().enumerate().take(sh.axes.len()) {
-                        if set.contains(c) {
-                            out.words.push(i64::from(sh.ids[ax][c as usize]));
-                        }
+            let s = sets.target(cx.t.all);
+            let mut acc = [Set::EMPTY; crate::compile::MAX_LINE_AXES];
+            let mut any = Set::EMPTY;
+            for (ax, slot) in acc.iter_mut().enumerate().take(sh.axes.len()) {
+                *slot = sets.line_starts(sh, s, ax);
+                any = any.or(*slot);
+            }
+            for cell in any.iter() {
+                for (ax, set) in acc.iter().enumerate().take(sh.axes.len()) {
+                    if set.contains(cell) {
+                        out.words.push(i64::from(sh.ids[ax][cell as usize]));
                     }
                 }
-                return;
             }
+            return;
         }
         if let Dom::Placements(k) = d {
             if placements_by_cells(cx, k, &sets, out) {

@@ -1562,6 +1562,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
         body: Option<&Expr>,
         span: Span,
     ) -> B<W> {
+        if let Some(b) = self.groups_by_change(q, slot, domain, filter, body, span) {
+            return b;
+        }
         let var = self.var(slot);
         let d = self.dom(domain);
         let flags = self.hoist(slot, filter, body);

@@ -544,6 +544,10 @@ pub struct Frame<const W: usize> {
     /// Shape codes of sets (see `Board::shape_code`), remembered per set
     /// for `same_shape`; never stale, never copied at a fork.
     pub shapes: Memo<W>,
+    /// Each player's pieces when the turn began, set by the search for
+    /// every level (not copied at a fork). Only a hint for questions asked
+    /// by change (pass 13): any value gives the same answers.
+    pub start: Vec<Set<W>>,
 }
 
 /// A player's groups, by first cell: `list` is always the groups of the
@@ -705,6 +709,7 @@ impl<const W: usize> Program<W> {
             groups: vec![GroupCache::default(); self.t.players],
             memo: vec![Memo::default(); self.memos],
             shapes: Memo::default(),
+            start: vec![Set::EMPTY; self.t.players],
         }
     }
 }

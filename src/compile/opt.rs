@@ -144,6 +144,18 @@
 //!     bonus(a)`, where `candidate(a)` asks `size(bonus(a)) > 0`:
 //!     callgrind, 100 playouts, 139.3M → 134.2M instructions), any rule
 //!     that collects what a test has just computed.
+//! 13. **Groups by change** ([`Compiler::groups_by_change`]). `all` /
+//!     `any` / `none g in groups(P) where F: C`, with `F` and `C` pure
+//!     functions of the group, asks every group of `P`'s pieces; whether
+//!     they all pass is a function of that set of pieces. The search
+//!     records each player's pieces when the turn began
+//!     ([`super::Frame::start`]); the answer for the pieces of that set
+//!     still on the board is remembered per set, and when it holds, only
+//!     the groups that meet a piece added since are asked (every other
+//!     group is a group of the remembered set). Games: Snekagon (`require all g in
+//!     groups(me): snake(g)` after every placement:
+//!     callgrind, 5 playouts, 140.7M → 129.3M instructions; `perft 2`
+//!     498.2M → 483.7M), any rule about the shape of every group.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -2411,5 +2423,105 @@ impl<const W: usize> Compiler<'_, W> {
         self.hoisted.push((b, v, flag));
         self.notes.push("shared: a collected set's body computed once with its filter".into());
         Some(flag)
+    }
+}
+
+/// Whether every group of `x` that meets `from` passes `ok` (the group is
+/// bound to set local `s`). Each group looked at is a step.
+#[inline]
+fn groups_pass<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    x: Set<W>,
+    from: Set<W>,
+    s: usize,
+    span: crate::source::Span,
+    ok: &impl Fn(&mut Cx<'_, W>) -> bool,
+) -> bool {
+    let mut rest = from;
+    while let Some(c) = rest.first() {
+        if !super::effect::tick(cx, span) {
+            return false;
+        }
+        let g = super::expr::flood(cx.t, x, Set::one(c));
+        rest = rest.minus(g);
+        cx.fr.s[s] = g;
+        if !ok(cx) {
+            return false;
+        }
+    }
+    true
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// `all` / `any` / `none g in groups(P) where F: C`, with `F` and `C`
+    /// functions of the group alone (pass 13). Whether every group of a
+    /// set of pieces passes is a function of that set. It is computed (and
+    /// remembered) for `base`, the player's pieces at the start of the turn
+    /// that are still there; when it holds there, only the groups that
+    /// meet the pieces added since are asked: every other group is a group
+    /// of `base`.
+    pub fn groups_by_change(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+        span: crate::source::Span,
+    ) -> Option<B<W>> {
+        let Expr::Builtin(Builtin::Groups, args, _) = domain else { return None };
+        let [who] = &args[..] else { return None };
+        let of_group = |e: &Expr| !reads_state(e) && !may_fail(e) && reads_only(e, &[slot]);
+        if q == Quant::Count
+            || (filter.is_none() && body.is_none())
+            || !filter.is_none_or(of_group)
+            || !body.is_none_or(of_group)
+        {
+            return None;
+        }
+        let Var::S(s) = self.var(slot) else { return None };
+        let s = s as usize;
+        let who = self.word(who);
+        let f = filter.map(|f| self.cond_of(slot, f));
+        let b = body.map(|b| self.cond_of(slot, b));
+        let id = self.memos;
+        self.memos += 1;
+        self.notes.push("groups by change: only the groups new pieces meet are asked".into());
+        // A group decides `all` when it passes the filter and fails the
+        // body, `any` / `none` when it passes both; `ok` says it does not.
+        let want = q != Quant::All;
+        let ok = move |cx: &mut Cx<'_, W>| {
+            f.as_ref().is_some_and(|f| !f(cx)) || b.as_ref().is_none_or(|b| b(cx)) != want
+        };
+        let any = q == Quant::Any;
+        Some(Box::new(move |cx| {
+            let p = who(cx);
+            if p < 0 || p as usize >= cx.t.players {
+                return !any;
+            }
+            let a = bits_at(cx.st, p as usize);
+            let base = a.and(cx.fr.start.get(p as usize).copied().unwrap_or(Set::EMPTY));
+            if base.is_empty() {
+                return groups_pass(cx, a, a, s, span, &ok) != any;
+            }
+            let known = match cx.fr.memo.get(id).and_then(|m| m.get(&base)) {
+                Some(v) => v != 0,
+                None => {
+                    let v = groups_pass(cx, base, base, s, span, &ok);
+                    if cx.fr.err.is_none() {
+                        if let Some(m) = cx.fr.memo.get_mut(id) {
+                            m.put(base, u64::from(v));
+                        }
+                    }
+                    v
+                }
+            };
+            let v = if base == a {
+                known
+            } else {
+                groups_pass(cx, a, if known { a.minus(base) } else { a }, s, span, &ok)
+            };
+            v != any
+        }))
     }
 }

@@ -17,6 +17,7 @@
 
 use super::machine::{bind, options, run, site_at, take_choice, Options, Pick, Stop};
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
+use crate::compile::expr::bits_at;
 use crate::compile::stmt::Op;
 use crate::compile::{Block, Frame, Program};
 use crate::state::Pending;
@@ -207,6 +208,12 @@ impl<const W: usize> Searcher<W> {
             self.levels[0].st.copy_from(st);
         }
         self.levels[0].st.pending = None;
+        // Each player's pieces now, for the questions asked by change.
+        for lv in &mut self.levels {
+            for (i, x) in lv.fr.start.iter_mut().enumerate() {
+                *x = bits_at(st, i);
+            }
+        }
         let start = st;
         let fr = &mut self.levels[0].fr;
         fr.epoch += 1;

@@ -152,6 +152,44 @@ fn cases() -> Vec<(String, Game)> {
                  }\n\
                  on no moves { pass }";
     out.push(("tiles".into(), crate::game_text(tiles).expect("tiles game")));
+    // Questions about every group that only the groups new pieces meet
+    // can change (pass 13): `all`, `any` and `none`, with and without a
+    // filter, after one or two placements and after a piece of the
+    // mover's is lifted (the turn's first pieces are then not all there),
+    // of the mover's groups and the other player's. A lift that leaves a
+    // pair is illegal, and so is a placement that makes one.
+    let snakes = "players A, B\nboard BOARD\npiece Stone\nvar score per player = 0\n\
+                  def links(c, g) = count x in neighbours(c) where contains(g, x)\n\
+                  def path(g) = all c in g: links(c, g) <= 2\n\
+                  turn {\n\
+                    either \"place\" {\n\
+                      choose c in cells where empty(c)\n\
+                      place Stone at c\n\
+                      if ply % 3 == 1 and any x in neighbours(c): empty(x) {\n\
+                        choose e in neighbours(c) where empty(e) as \"again\"\n\
+                        place Stone at e\n\
+                      }\n\
+                    } or \"lift\" {\n\
+                      require size(pieces(me)) > 3\n\
+                      choose r in pieces(me)\n\
+                      remove r\n\
+                    }\n\
+                    require all g in groups(me) where size(g) > 2: path(g)\n\
+                    require none g in groups(me): size(g) == 2\n\
+                    if all g in groups(me): size(g) <= 3 { score(me) += 1 }\n\
+                    if any g in groups(me) where size(g) >= 3: path(g) { score(me) += 2 }\n\
+                    if none g in groups(me): size(g) == 4 { score(me) += 4 }\n\
+                    if any g in groups(next(me)): size(g) >= 3 { score(me) += 8 }\n\
+                    if none g in groups(next(me)) where path(g): size(g) == 3 { score(me) += 16 }\n\
+                    if ply >= 80 or (count x in cells: empty(x)) == 0 {\n\
+                      if score(me) > score(next(me)) { win me } else { draw }\n\
+                    }\n\
+                  }\n\
+                  on no moves { pass }";
+    for board in ["hexhex 4", "square 9 by 8"] {
+        let text = snakes.replace("BOARD", board);
+        out.push((format!("snakes on {board}"), crate::game_text(&text).expect("snakes game")));
+    }
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),

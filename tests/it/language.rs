@@ -665,6 +665,7 @@ fn bundled_games_use_their_compile_passes() {
                 "memo: a condition of one set, remembered per set",
                 "set form: a count of neighbours compared with a number",
                 "placements by cells: options of `choose cover`",
+                "groups by change: only the groups new pieces meet are asked",
             ],
         ),
         ("tictactoe.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),

@@ -26,6 +26,9 @@ pub struct Compiler<'g, const W: usize> {
     pub notes: Vec<String>,
     /// Memo tables handed out (see `opt::memo_cond`).
     pub memos: usize,
+    /// Whether a pass reads each player's pieces at the turn's start
+    /// ([`super::Frame::start`], pass 13).
+    pub reads_start: bool,
     /// Subexpressions computed once per evaluation of the quantifier being
     /// compiled (see `opt::hoist`): the expression, the local caching its
     /// value and the word that says whether it is cached.
@@ -537,7 +540,16 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
             })
             .collect();
-        Compiler { g, t, vars, sizes, notes: Vec::new(), memos: 0, hoisted: Vec::new() }
+        Compiler {
+            g,
+            t,
+            vars,
+            sizes,
+            notes: Vec::new(),
+            memos: 0,
+            reads_start: false,
+            hoisted: Vec::new(),
+        }
     }
 
     /// Where IR slot `s` lives.

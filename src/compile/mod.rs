@@ -545,8 +545,9 @@ pub struct Frame<const W: usize> {
     /// for `same_shape`; never stale, never copied at a fork.
     pub shapes: Memo<W>,
     /// Each player's pieces when the turn began, set by the search for
-    /// every level (not copied at a fork). Only a hint for questions asked
-    /// by change (pass 13): any value gives the same answers.
+    /// every level (not copied at a fork) when a pass reads them
+    /// ([`Program::reads_start`]). Only a hint for questions asked by
+    /// change (pass 13): any value gives the same answers.
     pub start: Vec<Set<W>>,
 }
 
@@ -686,6 +687,9 @@ pub struct Program<const W: usize> {
     pub frame: (usize, usize, usize),
     /// Number of remembered conditions (memo tables of a frame).
     pub memos: usize,
+    /// Whether the search must record each player's pieces at the start
+    /// of a turn ([`Frame::start`]): some pass reads them.
+    pub reads_start: bool,
     /// Every decision point, by site id.
     pub sites: Vec<SiteInfo>,
     /// What each pass did, one line per use (for `tabula check --passes`
@@ -791,6 +795,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     }
     let frame = c.frame_sizes();
     let memos = c.memos;
+    let reads_start = c.reads_start;
     notes.push(format!(
         "frame: {} words, {} sets, {} collections; {} ops in the turn",
         frame.0,
@@ -811,6 +816,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         chance_first,
         frame,
         memos,
+        reads_start,
         sites,
         notes,
         id: {

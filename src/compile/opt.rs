@@ -2486,6 +2486,7 @@ impl<const W: usize> Compiler<'_, W> {
         let b = body.map(|b| self.cond_of(slot, b));
         let id = self.memos;
         self.memos += 1;
+        self.reads_start = true;
         self.notes.push("groups by change: only the groups new pieces meet are asked".into());
         // A group decides `all` when it passes the filter and fails the
         // body, `any` / `none` when it passes both; `ok` says it does not.

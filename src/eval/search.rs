@@ -209,9 +209,11 @@ impl<const W: usize> Searcher<W> {
         }
         self.levels[0].st.pending = None;
         // Each player's pieces now, for the questions asked by change.
-        for lv in &mut self.levels {
-            for (i, x) in lv.fr.start.iter_mut().enumerate() {
-                *x = bits_at(st, i);
+        if p.reads_start {
+            for lv in &mut self.levels {
+                for (i, x) in lv.fr.start.iter_mut().enumerate() {
+                    *x = bits_at(st, i);
+                }
             }
         }
         let start = st;

@@ -147,17 +147,22 @@ pub fn require<const W: usize>(c: B<W>, span: Span) -> StmtFn<W> {
 }
 
 /// The owner of a placed piece: given, or the mover.
-fn owner<const W: usize>(cx: &mut Cx<'_, W>, o: &Option<I<W>>) -> i64 {
+fn owner<const W: usize>(cx: &mut Cx<'_, W>, o: &Option<Arg<W>>) -> i64 {
     match o {
-        Some(o) => o(cx),
+        Some(o) => o.get(cx),
         None => i64::from(cx.st.current),
     }
 }
 
 /// `place K [of P] at C`
-pub fn place<const W: usize>(kind: I<W>, own: Option<I<W>>, at: I<W>, span: Span) -> StmtFn<W> {
+pub fn place<const W: usize>(
+    kind: Arg<W>,
+    own: Option<Arg<W>>,
+    at: Arg<W>,
+    span: Span,
+) -> StmtFn<W> {
     Box::new(move |cx| {
-        let k = kind(cx);
+        let k = kind.get(cx);
         check!(cx);
         let o = owner(cx, &own);
         check!(cx);
@@ -167,7 +172,7 @@ pub fn place<const W: usize>(kind: I<W>, own: Option<I<W>>, at: I<W>, span: Span
         if k == i64::from(NONE16) {
             return Ctl::Fail(span);
         }
-        let c = at(cx);
+        let c = at.get(cx);
         check!(cx);
         if c == i64::from(NO_CELL) || code_at(cx, c as CellId) != 0 {
             return Ctl::Fail(span);
@@ -180,13 +185,13 @@ pub fn place<const W: usize>(kind: I<W>, own: Option<I<W>>, at: I<W>, span: Span
 
 /// `place K [of P] at S` for a set of cells.
 pub fn place_many<const W: usize>(
-    kind: I<W>,
-    own: Option<I<W>>,
+    kind: Arg<W>,
+    own: Option<Arg<W>>,
     at: S<W>,
     span: Span,
 ) -> StmtFn<W> {
     Box::new(move |cx| {
-        let k = kind(cx);
+        let k = kind.get(cx);
         check!(cx);
         let o = owner(cx, &own);
         check!(cx);
@@ -302,9 +307,9 @@ pub fn next_turn<const W: usize>(p: I<W>, span: Span) -> StmtFn<W> {
 }
 
 /// `remove C`
-pub fn remove<const W: usize>(c: I<W>, span: Span) -> StmtFn<W> {
+pub fn remove<const W: usize>(c: Arg<W>, span: Span) -> StmtFn<W> {
     Box::new(move |cx| {
-        let c = c(cx);
+        let c = c.get(cx);
         check!(cx);
         let c = c as CellId;
         if c == NO_CELL || code_at(cx, c) == 0 {
@@ -316,11 +321,11 @@ pub fn remove<const W: usize>(c: I<W>, span: Span) -> StmtFn<W> {
 }
 
 /// `move C to C`
-pub fn move_piece<const W: usize>(from: I<W>, to: I<W>, span: Span) -> StmtFn<W> {
+pub fn move_piece<const W: usize>(from: Arg<W>, to: Arg<W>, span: Span) -> StmtFn<W> {
     Box::new(move |cx| {
-        let a = from(cx);
+        let a = from.get(cx);
         check!(cx);
-        let b = to(cx);
+        let b = to.get(cx);
         check!(cx);
         let (a, b) = (a as CellId, b as CellId);
         if a == NO_CELL || b == NO_CELL {
@@ -435,6 +440,116 @@ pub fn transfer<const W: usize>(
         if !zone_take(cx, z1, p1, k as u16, n) || !zone_add(cx, z2, p2, k as u16, n, span) {
             check!(cx);
             return Ctl::Fail(span);
+        }
+        Ctl::Next
+    })
+}
+
+/// A word operand of an effect, read in place when it is a constant,
+/// `me` or a word local.
+pub enum Arg<const W: usize> {
+    /// A constant.
+    Const(i64),
+    /// `me`
+    Me,
+    /// A word local.
+    Slot(usize),
+    /// Anything else, by its closure.
+    Fn(I<W>),
+}
+
+impl<const W: usize> Arg<W> {
+    /// The operand's value.
+    #[inline(always)]
+    pub fn get(&self, cx: &mut Cx<'_, W>) -> i64 {
+        match self {
+            Arg::Const(k) => *k,
+            Arg::Me => i64::from(cx.st.current),
+            Arg::Slot(i) => cx.fr.w[*i],
+            Arg::Fn(f) => f(cx),
+        }
+    }
+}
+
+/// [`transfer`] between two counted zones named in the rule (`move card
+/// from hand(me) to display(me)`): the same checks in the same order, the
+/// counters found from the zones and players directly instead of through
+/// a packed zone word and a test of the zone's kind for each.
+pub fn transfer_counted<const W: usize>(
+    count: Option<Arg<W>>,
+    kind: Arg<W>,
+    from: (u16, Arg<W>),
+    to: (u16, Arg<W>),
+    span: Span,
+) -> StmtFn<W> {
+    let ((z1, who1), (z2, who2)) = (from, to);
+    Box::new(move |cx| {
+        let k = kind.get(cx);
+        check!(cx);
+        let p1 = who1.get(cx) as u8;
+        check!(cx);
+        let p2 = who2.get(cx) as u8;
+        check!(cx);
+        let n = match &count {
+            Some(c) => c.get(cx),
+            None if k == i64::from(NONE16) || p1 == NONE8 => 0,
+            None => i64::from(cx.st.data[cx.t.counter(z1, p1, k as u16)]),
+        };
+        check!(cx);
+        if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 || n < 0 {
+            return Ctl::Fail(span);
+        }
+        let i = cx.t.counter(z1, p1, k as u16);
+        if i64::from(cx.st.data[i]) < n {
+            return Ctl::Fail(span);
+        }
+        cx.st.data[i] -= n as u16;
+        let j = cx.t.counter(z2, p2, k as u16);
+        if i64::from(cx.st.data[j]) + n > i64::from(u16::MAX) {
+            cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+            return Ctl::Error;
+        }
+        cx.st.data[j] += n as u16;
+        Ctl::Next
+    })
+}
+
+/// [`zone`] on a counted zone named in the rule (`take piece from
+/// pool(me)`): the same checks in the same order, the counter found from
+/// the zone and player directly.
+pub fn zone_counted<const W: usize>(
+    count: Option<Arg<W>>,
+    kind: Arg<W>,
+    (z, who): (u16, Arg<W>),
+    add: bool,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let n = match &count {
+            Some(c) => c.get(cx),
+            None => 1,
+        };
+        check!(cx);
+        let k = kind.get(cx);
+        check!(cx);
+        let pl = who.get(cx) as u8;
+        check!(cx);
+        if k == i64::from(NONE16) || pl == NONE8 || n < 0 {
+            return Ctl::Fail(span);
+        }
+        let i = cx.t.counter(z, pl, k as u16);
+        let held = i64::from(cx.st.data[i]);
+        if add {
+            if held + n > i64::from(u16::MAX) {
+                cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+                return Ctl::Error;
+            }
+            cx.st.data[i] += n as u16;
+        } else {
+            if held < n {
+                return Ctl::Fail(span);
+            }
+            cx.st.data[i] -= n as u16;
         }
         Ctl::Next
     })

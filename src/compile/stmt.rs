@@ -257,12 +257,12 @@ impl<const W: usize> Compiler<'_, W> {
             StmtKind::Draw => effect::draw(),
             StmtKind::Pass => effect::pass(),
             StmtKind::Place { kind, owner, at, many } => {
-                let kind = self.word(kind);
-                let owner = owner.as_ref().map(|o| self.word(o));
+                let kind = self.arg(kind);
+                let owner = owner.as_ref().map(|o| self.arg(o));
                 if *many {
                     effect::place_many(kind, owner, self.set(at), span)
                 } else {
-                    effect::place(kind, owner, self.word(at), span)
+                    effect::place(kind, owner, self.arg(at), span)
                 }
             }
             StmtKind::Compare { slot, domain, keys, share } => {
@@ -283,18 +283,30 @@ impl<const W: usize> Compiler<'_, W> {
                 effect::compare(var, dom, keys, *share, span)
             }
             StmtKind::Transfer { count, kind, from, to } => {
+                if let (Some(a), Some(b)) = (self.counted_zone(from), self.counted_zone(to)) {
+                    let count = count.as_ref().map(|c| self.arg(c));
+                    let kind = self.arg(kind);
+                    let (from, to) = ((a.0, self.arg_of(a.1)), (b.0, self.arg_of(b.1)));
+                    return effect::transfer_counted(count, kind, from, to, span);
+                }
                 let count = count.as_ref().map(|c| self.word(c));
                 let (kind, from, to) = (self.word(kind), self.word(from), self.word(to));
                 effect::transfer(count, kind, from, to, span)
             }
             StmtKind::Shuffle(z) => effect::shuffle(self.word(z), span),
-            StmtKind::Remove(c) => effect::remove(self.word(c), span),
+            StmtKind::Remove(c) => effect::remove(self.arg(c), span),
             StmtKind::Move { from, to } => {
-                let (from, to) = (self.word(from), self.word(to));
+                let (from, to) = (self.arg(from), self.arg(to));
                 effect::move_piece(from, to, span)
             }
             StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
                 let add = matches!(s.kind, StmtKind::Add { .. });
+                if let Some((z, p)) = self.counted_zone(zone) {
+                    let count = count.as_ref().map(|c| self.arg(c));
+                    let kind = self.arg(kind);
+                    let who = self.arg_of(p);
+                    return effect::zone_counted(count, kind, (z, who), add, span);
+                }
                 let count = count.as_ref().map(|c| self.word(c));
                 let (kind, zone) = (self.word(kind), self.word(zone));
                 effect::zone(count, kind, zone, add, span)
@@ -505,4 +517,39 @@ pub fn chance_before_decision<const W: usize>(b: &super::Block<W>) -> bool {
         }
     }
     false
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// A word operand of an effect (see [`effect::Arg`]).
+    fn arg(&mut self, e: &Expr) -> effect::Arg<W> {
+        match e {
+            Expr::Me => effect::Arg::Me,
+            Expr::Const(v) => match super::expr::const_word(v) {
+                Some(k) => effect::Arg::Const(k),
+                None => effect::Arg::Fn(self.word(e)),
+            },
+            Expr::Local(x, _) => match self.var(*x) {
+                Var::W(i) => effect::Arg::Slot(i as usize),
+                _ => effect::Arg::Fn(self.word(e)),
+            },
+            _ => effect::Arg::Fn(self.word(e)),
+        }
+    }
+
+    /// The player of a zone operand (a shared zone's is 0).
+    fn arg_of(&mut self, p: Option<&Expr>) -> effect::Arg<W> {
+        match p {
+            Some(p) => self.arg(p),
+            None => effect::Arg::Const(0),
+        }
+    }
+
+    /// A zone named in the rule (`hand(me)`, `discard`) that counts its
+    /// pieces by kind (not an ordered zone): its id and player.
+    fn counted_zone<'e>(&self, e: &'e Expr) -> Option<(u16, Option<&'e Expr>)> {
+        match e {
+            Expr::Zone(z, p) if !self.t.zones.get(*z as usize)?.1 => Some((*z, p.as_deref())),
+            _ => None,
+        }
+    }
 }

@@ -430,3 +430,66 @@ fn assignments_and_rays_keep_to_the_step_budget_and_overflow_checks() {
     let r = tabula::interp::reference::legal_moves(&g, &s).expect_err("overflow");
     assert!(r.message.contains("overflow"), "{}", r.message);
 }
+
+#[test]
+fn a_zone_never_holds_more_than_65535_pieces() {
+    // `add`, `move` into a counted zone and `add` to an ordered one stop
+    // with a rule error at the statement that would pass the limit; the
+    // reference interpreter stops there too. Below the limit the same
+    // rules are legal moves.
+    for (zones, rule) in [
+        ("zone pool per player\nzone heap shared", "add N Stone to pool(me)"),
+        ("zone pool per player\nzone heap shared", "move all Stone from heap to pool(me)"),
+        ("zone pool per player\nzone heap shared", "move N Stone from heap to pool(me)"),
+        ("zone pool per player ordered\nzone heap shared", "add N Stone to pool(me)"),
+    ] {
+        for (n, legal) in [(25535, true), (25536, false)] {
+            let text = format!(
+                "players A, B\nboard square 2 by 2\npiece Stone\n{zones}\n\
+                 setup {{\n add 40000 Stone to pool(A)\n add {n} Stone to heap\n}}\n\
+                 turn {{\n choose c in cells where empty(c)\n place Stone at c\n {}\n}}\n",
+                rule.replace('N', &n.to_string())
+            );
+            let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+            let s = crate::start(&g);
+            let ours = s.legal_moves(&g);
+            let theirs = tabula::interp::reference::legal_moves(&g, &s);
+            if legal {
+                assert_eq!(ours.expect("legal").len(), 4, "{rule} with {n}");
+                assert_eq!(theirs.expect("legal").len(), 4, "{rule} with {n}");
+            } else {
+                let e = ours.expect_err("past the limit");
+                assert!(e.message.contains("more than 65535"), "{rule}: {}", e.message);
+                assert_eq!(pointed(&g, &e), rule.replace('N', &n.to_string()), "{rule}");
+                let r = theirs.expect_err("the reference stops too");
+                assert!(r.message.contains("more than 65535"), "{rule}: {}", r.message);
+            }
+        }
+    }
+}
+
+#[test]
+fn taking_or_moving_pieces_a_zone_lacks_fails_the_turn() {
+    // With one piece in the heap, taking or moving two is not a legal
+    // turn (the reference agrees); with two it is.
+    for (zones, rule) in [
+        ("zone pool per player\nzone heap shared", "take 2 Stone from heap"),
+        ("zone pool per player\nzone heap shared", "move 2 Stone from heap to pool(me)"),
+        ("zone pool per player\nzone heap shared ordered", "take 2 Stone from heap"),
+    ] {
+        for (n, moves) in [(2, 4), (1, 0)] {
+            let text = format!(
+                "players A, B\nboard square 2 by 2\npiece Stone\n{zones}\n\
+                 setup {{\n add {n} Stone to heap\n}}\n\
+                 turn {{\n choose c in cells where empty(c)\n place Stone at c\n {rule}\n}}\n\
+                 on no moves {{\n draw\n}}\n"
+            );
+            let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+            let s = crate::start(&g);
+            let ours = s.legal_moves(&g).expect("moves");
+            let theirs = tabula::interp::reference::legal_moves(&g, &s).expect("reference");
+            assert_eq!(ours.len(), moves, "{rule} with {n} in the heap");
+            assert_eq!(theirs, ours, "{rule} with {n} in the heap");
+        }
+    }
+}

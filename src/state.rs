@@ -717,6 +717,13 @@ impl State {
             && self.clocks.len() == o.clocks.len()
     }
 
+    /// How many pieces all zones hold together (`base`: where the zone
+    /// counters begin in `data`, after the board's cells).
+    pub(crate) fn zone_pieces(&self, base: usize) -> u64 {
+        let counted: u64 = self.data.get(base..).unwrap_or(&[]).iter().map(|&n| u64::from(n)).sum();
+        counted + self.seqs.iter().map(|q| q.len() as u64).sum::<u64>()
+    }
+
     pub(crate) fn copy_from(&mut self, src: &State) {
         self.data.copy_from_slice(&src.data);
         self.bits.copy_from_slice(&src.bits);

@@ -662,6 +662,26 @@ pub struct SiteInfo {
     pub lazy: bool,
     /// A chance event, not a decision of the mover.
     pub chance: bool,
+    /// Set by the chance-tail pass: [`Program::chance_tails`] holds the
+    /// conditions under which its options stop at chance unrun.
+    pub chance_tail: bool,
+}
+
+/// A decision whose options all run, without failing, into the reveal of
+/// a zone's first or last piece while that piece is face down and the
+/// conditions below hold (pass 14): the search then lists its options as
+/// moves that stop at chance without running them.
+pub struct ChanceTail<const W: usize> {
+    /// The zone (as a zone word).
+    pub zone: I<W>,
+    /// Its first piece (else its last).
+    pub front: bool,
+    /// The tail moves pieces between zones: all zones together must hold
+    /// at most 65535 pieces (so that none can overflow).
+    pub moves_pieces: bool,
+    /// Most steps the tail takes: the run's steps so far plus these must
+    /// stay within the limit.
+    pub steps: u32,
 }
 
 /// A compiled game for cell sets of `W` words.
@@ -692,6 +712,9 @@ pub struct Program<const W: usize> {
     pub reads_start: bool,
     /// Every decision point, by site id.
     pub sites: Vec<SiteInfo>,
+    /// For each site, whether its tail runs into a chance event (pass 14,
+    /// see [`opt::tails`]).
+    pub chance_tails: Vec<Option<ChanceTail<W>>>,
     /// What each pass did, one line per use (for `tabula check --passes`
     /// style reports and tests).
     pub notes: Vec<String>,
@@ -764,7 +787,8 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     t.max_steps = limits.steps;
     t.max_choices = limits.choices;
     let mut c = expr::Compiler::<W>::new(g, &t);
-    let lazy = opt::lazy_tails(g);
+    let tails = opt::tails(g);
+    let lazy = &tails.lazy;
     let turn = c.block(&g.turn);
     let setup = c.block(&g.setup);
     let no_moves = g.no_moves.as_ref().map(|b| c.block(b));
@@ -785,12 +809,29 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             span: s.span,
             lazy: lazy.contains(&(i as u16)),
             chance: s.chance,
+            chance_tail: tails.chance.contains_key(&(i as u16)),
+        })
+        .collect::<Vec<_>>();
+    let chance_tails = (0..g.sites.len())
+        .map(|i| {
+            tails.chance.get(&(i as u16)).map(|t| ChanceTail {
+                zone: c.word(&t.zone),
+                front: t.front,
+                moves_pieces: t.moves_pieces,
+                steps: t.steps,
+            })
         })
         .collect::<Vec<_>>();
     let mut notes = std::mem::take(&mut c.notes);
     for (i, s) in sites.iter().enumerate() {
         if s.lazy {
             notes.push(format!("lazy tail after decision {i} (`{}`)", g.sites[i].var));
+        }
+        if chance_tails[i].is_some() {
+            notes.push(format!(
+                "chance tail: the options of decision {i} (`{}`) run into a chance event",
+                g.sites[i].var
+            ));
         }
     }
     let frame = c.frame_sizes();
@@ -818,6 +859,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         memos,
         reads_start,
         sites,
+        chance_tails,
         notes,
         id: {
             static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);

@@ -1296,6 +1296,34 @@ struct Facts {
     known: std::collections::BTreeMap<Slot, Known>,
     distinct: BTreeSet<(Slot, Slot)>,
     alias: std::collections::BTreeMap<Slot, Slot>,
+    /// Kind locals known to be held (at least one piece) by a counted
+    /// zone: (the local's root, the zone, its player). Forgotten at any
+    /// change of any zone.
+    held: Vec<(Slot, u16, ZonePlayer)>,
+}
+
+/// The player part of a zone named in a rule, when it cannot change
+/// during a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ZonePlayer {
+    /// A shared zone.
+    Shared,
+    /// `Z(me)`
+    Me,
+    /// `Z(P)` for a constant player.
+    Const(u8),
+}
+
+/// `e` as a zone whose identity cannot change during a turn.
+fn stable_zone(e: &Expr) -> Option<(u16, ZonePlayer)> {
+    let Expr::Zone(z, p) = e else { return None };
+    let who = match p.as_deref() {
+        None => ZonePlayer::Shared,
+        Some(Expr::Me) => ZonePlayer::Me,
+        Some(Expr::Const(Value::Player(p))) if *p != ir::NONE8 => ZonePlayer::Const(*p),
+        Some(_) => return None,
+    };
+    Some((*z, who))
 }
 
 impl Facts {
@@ -1348,6 +1376,7 @@ impl Facts {
         self.known.remove(&x);
         self.distinct.retain(|&(a, b)| a != r && b != r && a != x && b != x);
         self.alias.retain(|k, v| *k != x && *v != r && *v != x);
+        self.held.retain(|h| h.0 != r && h.0 != x);
     }
 
     /// Learns what condition `e` being `truth` says about cells.
@@ -1395,9 +1424,243 @@ impl Facts {
 
 /// The `choose` sites of the turn whose tails are lazy (see the module docs).
 pub fn lazy_tails(g: &ir::Game) -> BTreeSet<u16> {
-    let mut out = BTreeSet::new();
+    tails(g).lazy
+}
+
+/// A decision whose tail runs, without failing, into the reveal of the
+/// first or last piece of an ordered zone it does not change (see
+/// [`tails`]): when that piece is face down at the decision, every option
+/// stops at the reveal, a chance event.
+#[derive(Debug, Clone)]
+pub struct ChanceTail {
+    /// The zone revealed (it names no local, so it is the same zone at the
+    /// decision and at the reveal).
+    pub zone: Expr,
+    /// Its first piece (else its last).
+    pub front: bool,
+    /// The tail moves pieces between zones: it cannot fail only while no
+    /// zone can overflow, which holds when all zones together hold at most
+    /// 65535 pieces.
+    pub moves_pieces: bool,
+    /// Most steps (loop rounds) the tail takes before the reveal.
+    pub steps: u32,
+}
+
+/// The decisions of the turn whose tails are lazy, and those whose tails
+/// run into a chance event (see the module docs, pass 14).
+pub struct Tails {
+    /// Decisions after which the turn always completes.
+    pub lazy: BTreeSet<u16>,
+    /// Decisions after which the turn always reaches a reveal.
+    pub chance: std::collections::BTreeMap<u16, ChanceTail>,
+    players: u32,
+    kinds: u32,
+    ordered: Vec<bool>,
+}
+
+/// Walks the turn for the lazy-tail pass and the chance-tail pass.
+pub fn tails(g: &ir::Game) -> Tails {
+    let mut out = Tails {
+        lazy: BTreeSet::new(),
+        chance: Default::default(),
+        players: g.players.len() as u32,
+        kinds: g.kinds.len() as u32,
+        ordered: g.zones.iter().map(|z| z.ordered).collect(),
+    };
     walk(&g.turn, &mut Vec::new(), &mut Facts::default(), &mut out);
     out
+}
+
+/// What the chance-tail pass learns walking a tail.
+struct TailWalk {
+    facts: Facts,
+    /// Zones the tail changes.
+    written: BTreeSet<u16>,
+    moves_pieces: bool,
+    steps: u64,
+}
+
+/// Where a walked block ends.
+enum Reach {
+    /// It runs to its end without failing.
+    End,
+    /// It reaches this reveal (zone, front) without failing.
+    Reveal(Expr, bool),
+}
+
+/// The chance tail after a decision: the continuations `conts` (innermost
+/// last) walked from `facts` until a reveal they reach whatever the
+/// option; `None` when some statement on the way may fail, ask for a
+/// decision, end the turn or depend on a quantifier's steps.
+fn chance_tail(conts: &[&[Stmt]], facts: Facts, out: &Tails) -> Option<ChanceTail> {
+    let mut w = TailWalk { facts, written: BTreeSet::new(), moves_pieces: false, steps: 0 };
+    for c in conts.iter().rev() {
+        if let Reach::Reveal(zone, front) = tail_block(c, &mut w, out, false)? {
+            let (z, _) = stable_zone(&zone)?;
+            if w.written.contains(&z) || !out.ordered.get(z as usize).copied().unwrap_or(false) {
+                return None;
+            }
+            let steps = u32::try_from(w.steps).ok()?;
+            return Some(ChanceTail { zone, front, moves_pieces: w.moves_pieces, steps });
+        }
+    }
+    None
+}
+
+fn tail_block(stmts: &[Stmt], w: &mut TailWalk, out: &Tails, in_loop: bool) -> Option<Reach> {
+    for s in stmts {
+        if !quant_free(s) {
+            return None;
+        }
+        match &s.kind {
+            StmtKind::Reveal { zone, front, .. } if !in_loop => {
+                return Some(Reach::Reveal(zone.clone(), *front));
+            }
+            // The reveals before the first test run whatever the test says.
+            StmtKind::While { pre, .. } if !in_loop => {
+                return match tail_block(pre, w, out, in_loop)? {
+                    Reach::Reveal(z, f) => Some(Reach::Reveal(z, f)),
+                    Reach::End => None,
+                };
+            }
+            StmtKind::Block(binds, body) => {
+                for (p, e) in binds {
+                    match e {
+                        Expr::Local(x, _) => {
+                            let r = w.facts.root(*x);
+                            w.facts.alias.insert(*p, r);
+                        }
+                        e if !may_fail(e) => {
+                            // `me` and the seat after it are players.
+                            let next_of_me = matches!(e, Expr::Builtin(Builtin::Next, a, _)
+                                if matches!(a.first(), Some(Expr::Me)));
+                            if matches!(e, Expr::Me) || next_of_me {
+                                w.facts.with(*p, |k| k.some = true);
+                            }
+                        }
+                        _ => return None,
+                    }
+                }
+                if let Reach::Reveal(z, f) = tail_block(body, w, out, in_loop)? {
+                    return Some(Reach::Reveal(z, f));
+                }
+            }
+            StmtKind::Transfer { count, kind, from, to } => {
+                transfer_safe(count.as_ref(), kind, from, to, w, out)?;
+            }
+            StmtKind::For { slot, domain, filter: None, body } => {
+                let size = match domain {
+                    Expr::Const(Value::Players) => out.players,
+                    Expr::Const(Value::Kinds) => out.kinds,
+                    _ => return None,
+                };
+                let outer = w.facts.clone();
+                let before = w.steps;
+                w.steps = 0;
+                w.facts.with(*slot, |k| k.some = true);
+                if !matches!(tail_block(body, w, out, true)?, Reach::End) {
+                    return None;
+                }
+                w.steps = before + u64::from(size) * (1 + w.steps);
+                w.facts = outer;
+                w.facts.forget_all();
+                w.facts.held.clear();
+                let mut changed = vec![*slot];
+                assigned(body, &mut changed);
+                for x in changed {
+                    w.facts.forget_slot(x);
+                }
+            }
+            _ => {
+                let mut f = Some(w.facts.clone());
+                if !safe_stmt(s, &mut f) {
+                    return None;
+                }
+                // A path that ends the turn reaches no reveal.
+                w.facts = f?;
+            }
+        }
+    }
+    Some(Reach::End)
+}
+
+/// `move N K from A to B` that cannot fail while no zone can overflow:
+/// `K` is a kind, the zones' players are players, and the count is `all`
+/// or one piece of a kind `A` (a counted zone) is known to hold.
+fn transfer_safe(
+    count: Option<&Expr>,
+    kind: &Expr,
+    from: &Expr,
+    to: &Expr,
+    w: &mut TailWalk,
+    out: &Tails,
+) -> Option<()> {
+    if [kind, from, to].into_iter().chain(count).any(may_fail) {
+        return None;
+    }
+    let some = |e: &Expr, f: &Facts| match e {
+        Expr::Local(x, _) => f.get(*x).some,
+        e => some_player(e),
+    };
+    let kind_ok = match kind {
+        Expr::Const(Value::Kind(k)) => *k != ir::NONE16,
+        Expr::Local(k, _) => w.facts.get(*k).some,
+        _ => false,
+    };
+    let zone_id = |e: &Expr, f: &Facts| match e {
+        Expr::Zone(z, None) => Some(*z),
+        Expr::Zone(z, Some(p)) if some(p, f) => Some(*z),
+        _ => None,
+    };
+    let (a, b) = (zone_id(from, &w.facts)?, zone_id(to, &w.facts)?);
+    if !kind_ok || out.ordered.get(a as usize).copied().unwrap_or(true) {
+        return None;
+    }
+    match count {
+        None => {}
+        Some(Expr::Const(Value::Int(1))) => {
+            let Expr::Local(k, _) = kind else { return None };
+            let (z, who) = stable_zone(from)?;
+            let r = w.facts.root(*k);
+            if !w.facts.held.contains(&(r, z, who)) {
+                return None;
+            }
+        }
+        Some(_) => return None,
+    }
+    w.written.insert(a);
+    w.written.insert(b);
+    w.moves_pieces = true;
+    w.facts.held.clear();
+    Some(())
+}
+
+/// Whether `s` (one the chance-tail pass accepts) ends the turn on no path
+/// and no expression of it has a quantifier inside, so it takes no steps;
+/// false for other statements. (A tail that may end the turn, with `win`,
+/// `draw` or `pass` on some path, may not reach the reveal.)
+fn quant_free(s: &Stmt) -> bool {
+    let ok = |e: &Expr| !has_quant(e);
+    let all = |b: &[Stmt]| b.iter().all(quant_free);
+    match &s.kind {
+        StmtKind::Let(_, e) | StmtKind::Remove(e) | StmtKind::NextTurn(e) => ok(e),
+        StmtKind::Assign(t, e) => ok(e) && !matches!(t, ir::Target::Var(_, Some(p)) if !ok(p)),
+        StmtKind::If { cond, then, otherwise } => ok(cond) && all(then) && all(otherwise),
+        StmtKind::Place { kind, owner, at, .. } => {
+            ok(kind) && ok(at) && owner.as_ref().is_none_or(ok)
+        }
+        StmtKind::Move { from, to } => ok(from) && ok(to),
+        StmtKind::Transfer { count, kind, from, to } => {
+            ok(kind) && ok(from) && ok(to) && count.as_ref().is_none_or(ok)
+        }
+        StmtKind::Block(binds, body) => binds.iter().all(|(_, e)| ok(e)) && all(body),
+        StmtKind::For { domain, filter, body, .. } => {
+            ok(domain) && filter.as_ref().is_none_or(ok) && all(body)
+        }
+        StmtKind::While { pre, .. } => all(pre),
+        StmtKind::Reveal { zone, .. } => ok(zone),
+        _ => false,
+    }
 }
 
 impl Facts {
@@ -1461,13 +1724,15 @@ impl Facts {
             StmtKind::Let(..)
             | StmtKind::Change { .. }
             | StmtKind::NextTurn(_)
-            | StmtKind::Assign(ir::Target::Var(..), _)
-            | StmtKind::Add { .. }
+            | StmtKind::Assign(ir::Target::Var(..), _) => {}
+            // Zones changed: what they hold is unknown.
+            StmtKind::Add { .. }
             | StmtKind::Take { .. }
             | StmtKind::Transfer { .. }
-            | StmtKind::Shuffle(_) => {}
+            | StmtKind::Shuffle(_) => self.held.clear(),
             _ => {
                 self.forget_all();
+                self.held.clear();
                 // Locals changed inside (a loop's, a branch's) are unknown.
                 let mut changed = Vec::new();
                 assigned(std::slice::from_ref(s), &mut changed);
@@ -1501,12 +1766,7 @@ fn assigned(stmts: &[Stmt], out: &mut Vec<Slot>) {
 
 /// Walks the turn forwards, carrying what is known about cells, and marks
 /// each `choose` whose tail (`conts`, innermost last) is safe.
-fn walk<'a>(
-    stmts: &'a [Stmt],
-    conts: &mut Vec<&'a [Stmt]>,
-    facts: &mut Facts,
-    out: &mut BTreeSet<u16>,
-) {
+fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, out: &mut Tails) {
     for (i, s) in stmts.iter().enumerate() {
         let rest = &stmts[i + 1..];
         match &s.kind {
@@ -1514,9 +1774,11 @@ fn walk<'a>(
                 conts.push(rest);
                 let mut f = facts.clone();
                 choose_facts(&mut f, *slot, domain, filter.as_ref());
-                let mut tail = Some(f);
+                let mut tail = Some(f.clone());
                 if conts.iter().rev().all(|c| safe_block(c, &mut tail)) {
-                    out.insert(*site);
+                    out.lazy.insert(*site);
+                } else if let Some(t) = chance_tail(conts, f, out) {
+                    out.chance.insert(*site, t);
                 }
                 conts.pop();
             }
@@ -1569,7 +1831,13 @@ fn choose_facts(f: &mut Facts, slot: Slot, domain: &Expr, filter: Option<&Expr>)
             }
         }
         Expr::Zone(..) | Expr::Const(Value::Kinds) | Expr::Const(Value::Players) => {
-            f.with(slot, |k| k.some = true)
+            f.with(slot, |k| k.some = true);
+            // The options of a decision over a counted zone are the kinds
+            // it holds.
+            if let Some((z, who)) = stable_zone(domain) {
+                let r = f.root(slot);
+                f.held.push((r, z, who));
+            }
         }
         Expr::Builtin(
             Builtin::AllCells
@@ -1661,6 +1929,7 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
                         .filter_map(|(s, k)| y.known.get(s).map(|j| (*s, k.meet(*j))))
                         .collect();
                     m.distinct = x.distinct.union(&y.distinct).copied().collect();
+                    m.held.retain(|h| y.held.contains(h));
                     // A local changed on either path is unknown after both.
                     let mut changed = Vec::new();
                     assigned(then, &mut changed);

@@ -329,6 +329,31 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         Ok(true)
     }
 
+    fn lazy_chance(
+        &mut self,
+        p: &Program<W>,
+        _: &mut search::Level<W>,
+        pc: u32,
+        path: &[(u16, machine::Pick<W>)],
+        opts: &machine::Options<W>,
+        at: &search::ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.leaves += opts.len() as u64;
+        if self.depth == 1 {
+            self.nodes += opts.len() as u64;
+            return Ok(true);
+        }
+        let site = machine::site_at(&p.turn, pc);
+        let mut picks = path.to_vec();
+        for i in 0..opts.len() {
+            picks.truncate(path.len());
+            picks.push((site, opts.get(i)));
+            let t = at.state(p, &picks);
+            self.nodes += perft_w(p, &t, self.depth - 1, self.cx, self.level + 1)?;
+        }
+        Ok(true)
+    }
+
     fn lazy(
         &mut self,
         p: &Program<W>,

@@ -85,6 +85,21 @@ pub trait Sink<const W: usize> {
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError>;
 
+    /// A decision whose options all stop at a chance event (pass 14):
+    /// option `i` is the move `path` + `(site, opts.get(i))`, not run.
+    /// `fork` is the position and frame at the decision (the sink may swap
+    /// it for another level of the same program), `pc` the decision, `at`
+    /// where the turn began. `false` stops the search.
+    fn lazy_chance(
+        &mut self,
+        p: &Program<W>,
+        fork: &mut Level<W>,
+        pc: u32,
+        path: &[(u16, Pick<W>)],
+        opts: &Options<W>,
+        at: &ChanceAt<'_>,
+    ) -> Result<bool, RunError>;
+
     /// A lazy decision: every option is a finished turn. `fork` is the
     /// position and frame at the decision (the sink may swap it for
     /// another level of the same program: the search does not read it
@@ -274,7 +289,11 @@ impl<const W: usize> Searcher<W> {
         if n == 0 {
             return Ok(true);
         }
-        if p.sites.get(site as usize).is_some_and(|s| s.chance) {
+        let (chance, lazy, chance_tail) = p
+            .sites
+            .get(site as usize)
+            .map_or((false, false, false), |s| (s.chance, s.lazy, s.chance_tail));
+        if chance {
             // The move ends here: chance decides what comes next.
             let chance_at = ChanceAt { start, prefix: &self.prefix };
             return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
@@ -289,8 +308,13 @@ impl<const W: usize> Searcher<W> {
             });
         }
         self.budget -= n as u32;
-        if p.sites.get(site as usize).is_some_and(|s| s.lazy) {
+        if lazy {
             return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
+        }
+        if chance_tail {
+            if let Some(go_on) = self.chance_tail(p, start, b, at, sink)? {
+                return Ok(go_on);
+            }
         }
         // Options that are the cells of a set are taken in order.
         let mut cells = self.opts[depth].cells;
@@ -321,6 +345,62 @@ impl<const W: usize> Searcher<W> {
         }
         Ok(true)
     }
+}
+
+impl<const W: usize> Searcher<W> {
+    /// A chance-tail decision at op `pc` of level `b` (options listed):
+    /// hands its options to the sink as moves that stop at chance when
+    /// they all do now (`Some`: the sink's answer), else `None` (the
+    /// search runs them). Out of line, to keep `explore` small.
+    #[inline(never)]
+    fn chance_tail(
+        &mut self,
+        p: &Program<W>,
+        start: &State,
+        b: usize,
+        pc: u32,
+        sink: &mut impl Sink<W>,
+    ) -> Result<Option<bool>, RunError> {
+        let site = site_at(&p.turn, pc);
+        let Some(ct) = p.chance_tails.get(site as usize).and_then(Option::as_ref) else {
+            return Ok(None);
+        };
+        if !chance_tail_holds(p, ct, &mut self.levels[b]) {
+            return Ok(None);
+        }
+        let chance_at = ChanceAt { start, prefix: &self.prefix };
+        let (lv, opts) = (&mut self.levels[b], &self.opts[self.path.len()]);
+        sink.lazy_chance(p, lv, pc, &self.path, opts, &chance_at).map(Some)
+    }
+}
+
+/// Whether every option of a chance-tail decision now stops at its
+/// reveal: the zone's end is face down (the tail does not change the
+/// zone), no zone can overflow on the way (all zones together hold at
+/// most 65535 pieces) and the run's steps stay within the limit.
+fn chance_tail_holds<const W: usize>(
+    p: &Program<W>,
+    ct: &crate::compile::ChanceTail<W>,
+    lv: &mut Level<W>,
+) -> bool {
+    let LevelData { st, fr } = &mut **lv;
+    if u64::from(fr.steps) + u64::from(ct.steps) > u64::from(p.t.max_steps) {
+        return false;
+    }
+    let mut cx = crate::compile::Cx { t: &p.t, st, fr };
+    let (z, pl) = crate::compile::word::unzone((ct.zone)(&mut cx));
+    if cx.fr.err.is_some()
+        || pl == crate::ir::NONE8
+        || !p.t.zones.get(z as usize).is_some_and(|x| x.1)
+    {
+        return false;
+    }
+    let Some(seq) = cx.st.seqs.get(p.t.sequence(z, pl)) else { return false };
+    let end = if ct.front { seq.first() } else { seq.last() };
+    if end != crate::state::End::Unknown {
+        return false;
+    }
+    !ct.moves_pieces || cx.st.zone_pieces(p.t.counter_base) <= u64::from(u16::MAX)
 }
 
 /// Runs the tail of lazy decision `pc` with `pick` from `fork` into `out`;
@@ -400,6 +480,18 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         }
         Ok(true)
     }
+
+    fn lazy_chance(
+        &mut self,
+        p: &Program<W>,
+        fork: &mut Level<W>,
+        pc: u32,
+        path: &[(u16, Pick<W>)],
+        opts: &Options<W>,
+        _: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.lazy(p, fork, pc, path, opts)
+    }
 }
 
 /// Counts moves.
@@ -435,6 +527,19 @@ impl<const W: usize> Sink<W> for CountSink {
         _: u32,
         _: &[(u16, Pick<W>)],
         opts: &Options<W>,
+    ) -> Result<bool, RunError> {
+        self.0 += opts.len() as u64;
+        Ok(true)
+    }
+
+    fn lazy_chance(
+        &mut self,
+        _: &Program<W>,
+        _: &mut Level<W>,
+        _: u32,
+        _: &[(u16, Pick<W>)],
+        opts: &Options<W>,
+        _: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
         self.0 += opts.len() as u64;
         Ok(true)
@@ -478,11 +583,28 @@ impl<const W: usize> Sink<W> for AnySink {
         self.0 |= !opts.is_empty();
         Ok(!self.0)
     }
+
+    fn lazy_chance(
+        &mut self,
+        _: &Program<W>,
+        _: &mut Level<W>,
+        _: u32,
+        _: &[(u16, Pick<W>)],
+        opts: &Options<W>,
+        _: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.0 |= !opts.is_empty();
+        Ok(!self.0)
+    }
 }
 
 /// A move stopped at a chance event: the run at the stop, its resume
 /// point and the search's picks so far.
 type ChanceStop<const W: usize> = (Level<W>, u32, Vec<(u16, Pick<W>)>);
+
+/// A decision whose options stop at chance, kept unrun: the fork, the
+/// decision, its options and the picks before it.
+type LazyChance<const W: usize> = (Level<W>, u32, Options<W>, Vec<(u16, Pick<W>)>);
 
 /// Every move of a position with its resulting position, kept for
 /// choosing one (playouts, engines): finished turns are stored as
@@ -496,6 +618,11 @@ pub struct Successors<const W: usize> {
     /// the search so far (made into events only for a move that needs
     /// them: see [`Successors::events`]).
     chances: Vec<ChanceStop<W>>,
+    /// Decisions whose options all stop at a chance event (pass 14): the
+    /// position and frame at the decision, the decision, its options and
+    /// the picks of the search before it. An option runs only when it is
+    /// played.
+    lazy_chances: Vec<LazyChance<W>>,
     /// The position where the turn began (for moves that stop at chance).
     start: Option<State>,
     /// The turn's events before the search began (for moves that stop at
@@ -507,6 +634,7 @@ pub struct Successors<const W: usize> {
     n_states: usize,
     n_forks: usize,
     n_chances: usize,
+    n_lazy_chances: usize,
     /// Number of moves.
     pub total: usize,
     players: usize,
@@ -533,6 +661,8 @@ enum Seg {
     Lazy,
     /// A move that stops at a chance event.
     Chance,
+    /// The options of a decision that all stop at a chance event.
+    LazyChance,
 }
 
 impl<const W: usize> Successors<W> {
@@ -542,6 +672,7 @@ impl<const W: usize> Successors<W> {
         self.n_states = 0;
         self.n_forks = 0;
         self.n_chances = 0;
+        self.n_lazy_chances = 0;
         self.total = 0;
         self.players = players;
     }
@@ -551,7 +682,7 @@ impl<const W: usize> Successors<W> {
         let mut at = i;
         for &(seg, _, n) in &self.segments {
             if at < n {
-                return seg == Seg::Chance;
+                return matches!(seg, Seg::Chance | Seg::LazyChance);
             }
             at -= n;
         }
@@ -561,7 +692,9 @@ impl<const W: usize> Successors<W> {
     /// Plays move `i` and, when it stops at a chance event, lets chance
     /// decide with `rng` (each outcome with its weight) and goes on from
     /// the stop without replaying the turn, until the turn ends or the
-    /// mover decides again: the position afterwards goes into `out`.
+    /// mover decides again: the position afterwards goes into `out`. At
+    /// most once per search: a move that stops at chance is played in the
+    /// run the search kept for it, which is spent afterwards.
     pub fn play_out(
         &mut self,
         p: &Program<W>,
@@ -573,15 +706,44 @@ impl<const W: usize> Successors<W> {
         let mut found = None;
         for &(seg, j, n) in &self.segments {
             if at < n {
-                found = (seg == Seg::Chance).then_some(j);
+                found = matches!(seg, Seg::Chance | Seg::LazyChance).then_some((seg, j));
                 break;
             }
             at -= n;
         }
-        let Some(idx) = found else { return self.result(p, i, out) };
-        // The run at the stop, kept by the sink: chance decides from there.
-        let (lv, pc, picks) = &mut self.chances[idx];
-        let mut pc = *pc;
+        let Some((seg, idx)) = found else { return self.result(p, i, out) };
+        let (lv, pc, picks) = if seg == Seg::Chance {
+            // The run at the stop, kept by the sink: chance decides from there.
+            let (lv, pc, picks) = &mut self.chances[idx];
+            (lv, *pc, picks)
+        } else {
+            // An option of a decision whose options stop at chance: run
+            // it to its stop now (the decision's copy is spent).
+            let (lv, fork, opts, picks) = &mut self.lazy_chances[idx];
+            let pick = opts.get(at);
+            picks.push((site_at(&p.turn, *fork), pick));
+            let resume = bind(p, &p.turn, *fork, &mut lv.st, &mut lv.fr, pick);
+            match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
+                Stop::Fork(next)
+                    if matches!(p.turn.ops.get(next as usize), Some(Op::Reveal { .. })) =>
+                {
+                    (lv, next, picks)
+                }
+                Stop::Fail(span) => {
+                    return Err(RunError {
+                        message: "internal error: an option that stops at chance failed".into(),
+                        span,
+                    })
+                }
+                _ => {
+                    return Err(RunError {
+                        message: "internal error: an option that stops at chance did not".into(),
+                        span: Default::default(),
+                    })
+                }
+            }
+        };
+        let mut pc = pc;
         loop {
             options(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts)?;
             let site = site_at(&p.turn, pc);
@@ -643,6 +805,15 @@ impl<const W: usize> Successors<W> {
                 }
                 return Ok(());
             }
+            if seg == Seg::LazyChance {
+                let (_, fork, opts, picks) = &self.lazy_chances[idx];
+                let mut events = events(p, &self.prefix, picks);
+                events.push(super::machine::choice_of(p, site_at(&p.turn, *fork), opts.get(at)));
+                let mut s = self.start.clone().unwrap_or_else(|| out.clone());
+                s.pending = Some(Box::new(Pending { events, chance: true }));
+                *out = s;
+                return Ok(());
+            }
             if seg == Seg::Chance {
                 let events = events(p, &self.prefix, &self.chances[idx].2);
                 let mut s = self.start.clone().unwrap_or_else(|| out.clone());
@@ -680,7 +851,58 @@ impl<const W: usize> Successors<W> {
     }
 }
 
+impl<const W: usize> Successors<W> {
+    /// Keeps the turn's start and events so far, once per search (the
+    /// same for every move of the search that stops at chance).
+    fn keep_start(&mut self, at: &ChanceAt<'_>) {
+        if self.n_chances + self.n_lazy_chances > 0 {
+            return;
+        }
+        self.prefix.clear();
+        self.prefix.extend_from_slice(at.prefix);
+        match &mut self.start {
+            Some(s) => s.copy_from(at.start),
+            None => self.start = Some(at.start.clone()),
+        }
+        if let Some(s) = &mut self.start {
+            s.pending = None;
+        }
+    }
+}
+
 impl<const W: usize> Sink<W> for Successors<W> {
+    fn lazy_chance(
+        &mut self,
+        _: &Program<W>,
+        fork: &mut Level<W>,
+        pc: u32,
+        path: &[(u16, Pick<W>)],
+        opts: &Options<W>,
+        at: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.keep_start(at);
+        // The fork is swapped out of the search (which does not read it
+        // again), as for a lazy decision.
+        if self.n_lazy_chances == self.lazy_chances.len() {
+            self.lazy_chances.push((fork.clone(), pc, opts.clone(), path.to_vec()));
+        } else {
+            let f = &mut self.lazy_chances[self.n_lazy_chances];
+            if f.0.same_shape(fork) {
+                std::mem::swap(&mut f.0, fork);
+            } else {
+                f.0.copy_from(fork);
+            }
+            f.1 = pc;
+            f.2.clone_from(opts);
+            f.3.clear();
+            f.3.extend_from_slice(path);
+        }
+        self.segments.push((Seg::LazyChance, self.n_lazy_chances, opts.len()));
+        self.n_lazy_chances += 1;
+        self.total += opts.len();
+        Ok(true)
+    }
+
     fn chance(
         &mut self,
         _: &Program<W>,
@@ -702,19 +924,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         c.1 = pc;
         c.2.clear();
         c.2.extend_from_slice(path);
-        if self.n_chances == 0 {
-            // The same prefix for every move of this search.
-            self.prefix.clear();
-            self.prefix.extend_from_slice(at.prefix);
-            // The same start for every move of this search.
-            match &mut self.start {
-                Some(s) => s.copy_from(at.start),
-                None => self.start = Some(at.start.clone()),
-            }
-            if let Some(s) = &mut self.start {
-                s.pending = None;
-            }
-        }
+        self.keep_start(at);
         self.segments.push((Seg::Chance, self.n_chances, 1));
         self.n_chances += 1;
         self.total += 1;

@@ -190,6 +190,37 @@ fn cases() -> Vec<(String, Game)> {
         let text = snakes.replace("BOARD", board);
         out.push((format!("snakes on {board}"), crate::game_text(&text).expect("snakes game")));
     }
+    // Plays that end in a draw from a face-down pile (pass 14): options
+    // that stop at the draw unrun while the drawn end is face down, and
+    // run when it is known (a buried card) or the pile is empty; one kind
+    // known to be in the hand moved out; pieces moved between zones.
+    let draw = "players A, B, C\npiece Red\npiece Blue\npiece Green\n\
+                zone deck shared ordered hidden\nzone hand per player owner\n\
+                zone table per player\nzone heap shared\nvar score per player = 0\n\
+                setup {\n\
+                  add 4 Red to deck  add 4 Blue to deck  add 3 Green to deck\n\
+                  add 40000 Red to heap  shuffle deck\n\
+                  for p in players { move first(deck) from deck to hand(p) }\n\
+                }\n\
+                turn {\n\
+                  either \"table\" {\n\
+                    choose c in hand(me)\n\
+                    move c from hand(me) to table(me)\n\
+                  } or \"bury\" {\n\
+                    choose c in hand(me)\n\
+                    move c from hand(me) to deck\n\
+                  } or \"trade\" {\n\
+                    choose c in hand(me)\n\
+                    move 1 c from hand(me) to heap\n\
+                    score(me) += 1\n\
+                  }\n\
+                  for q in players { move all Green from table(q) to heap }\n\
+                  if count(table(me)) == 2 { score(me) += 1 }\n\
+                  move last(deck) from deck to hand(next(me))\n\
+                  if count(table(me)) >= 4 or score(me) >= 3 { win me }\n\
+                }\n\
+                on no moves { pass }";
+    out.push(("draw".into(), crate::game_text(draw).expect("draw game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),

@@ -656,6 +656,13 @@ fn bundled_games_use_their_compile_passes() {
                 "shared: a collected set's body computed once with its filter",
             ],
         ),
+        (
+            "bug_off.game",
+            &[
+                "chance tail: the options of decision 5 (`card`) run into a chance event",
+                "chance tail: the options of decision 6 (`card`) run into a chance event",
+            ],
+        ),
         ("connect4.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),
         ("hex.game", &["set form: options of `choose c`", "lazy tail after decision 1"]),
         ("morris.game", &["precomputed relation of two cells", "lazy tail after decision 4"]),
@@ -679,6 +686,53 @@ fn bundled_games_use_their_compile_passes() {
                 "{name}: the pass `{p}` no longer fires; notes: {notes:#?}"
             );
         }
+    }
+}
+
+#[test]
+fn a_chance_tail_is_marked_only_where_every_option_reaches_the_draw() {
+    // Pass 14 marks the play from the hand when whatever card is chosen
+    // the turn runs, without failing or ending, into the draw from a pile
+    // it leaves alone; a tail that may fail, may end the turn, asks a
+    // quantifier, changes the pile or asks for another decision first is
+    // not marked (that other decision is).
+    let game = |tail: &str| {
+        let text = format!(
+            "players A, B\npiece Red\npiece Blue\n\
+             zone deck shared ordered hidden\nzone hand per player owner\n\
+             zone table per player\nzone heap shared\nvar score per player = 0\n\
+             setup {{ add 5 Red to deck  add 5 Blue to deck  shuffle deck\n\
+               for p in players {{ move first(deck) from deck to hand(p) }} }}\n\
+             turn {{\n choose c in hand(me)\n {tail}\n\
+               move last(deck) from deck to hand(next(me))\n}}\non no moves {{ pass }}\n"
+        );
+        let g = game_text(&text).unwrap_or_else(|e| panic!("{tail}: {e}"));
+        g.program()
+            .notes()
+            .iter()
+            .any(|n| n.starts_with("chance tail: the options of decision") && n.contains("(`c`)"))
+    };
+    for tail in [
+        "move c from hand(me) to table(me)",
+        "move 1 c from hand(me) to heap",
+        "move c from hand(me) to table(me)  for q in players { move all Red from table(q) to heap }",
+        "move c from hand(me) to table(me)  if count(table(me)) == 2 { score(me) += 1 }",
+        "let n = count(table(me))  score(me) += n",
+    ] {
+        assert!(game(tail), "not marked: {tail}");
+    }
+    for tail in [
+        "move 2 c from hand(me) to heap",
+        "move 1 Red from hand(me) to heap",
+        "move c from hand(me) to table(me)  if count(table(me)) == 2 { draw }",
+        "move c from hand(me) to table(me)  if count(table(me)) == 3 { win me }",
+        "move c from hand(me) to table(me)  require count(table(me)) < 3",
+        "move c from hand(me) to deck",
+        "move c from hand(me) to table(me)  score(me) += count k in kinds where count(table(me), k) > 1",
+        "move c from hand(me) to table(me)  choose d in table(me) as \"again\"",
+        "move c from hand(me) to table(me)  shuffle deck",
+    ] {
+        assert!(!game(tail), "marked: {tail}");
     }
 }
 

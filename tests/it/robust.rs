@@ -493,3 +493,78 @@ fn taking_or_moving_pieces_a_zone_lacks_fails_the_turn() {
         }
     }
 }
+
+/// A two-card game whose play from the hand runs into a draw from a
+/// face-down pile (a chance tail, pass 14) after `tail`.
+fn play_then_draw(heap: u32, tail: &str) -> tabula::Game {
+    let text = format!(
+        "players A, B\npiece Red\npiece Blue\n\
+         zone deck shared ordered hidden\nzone hand per player owner\n\
+         zone table per player\nzone heap shared\n\
+         setup {{ add 5 Red to deck  add 5 Blue to deck  add {heap} Red to heap  add {heap} Blue to heap\n\
+           shuffle deck\n\
+           for p in players {{ move first(deck) from deck to hand(p) }} }}\n\
+         turn {{\n choose c in hand(me)\n {tail}\n\
+           move last(deck) from deck to hand(next(me))\n}}\n"
+    );
+    let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+    let notes = g.program().notes();
+    assert!(notes.iter().any(|n| n.starts_with("chance tail")), "{tail}: {notes:#?}");
+    g
+}
+
+#[test]
+fn a_play_before_a_draw_that_would_overfill_a_zone_stops_with_the_error() {
+    // The options of a play that runs into a draw are listed without
+    // running them only while no zone can overflow: with 65535 pieces in
+    // the heap, moving the card there stops with the rule error, as the
+    // reference does; with one fewer the play is a legal move.
+    for (heap, legal) in [(65534, true), (65535, false)] {
+        let g = play_then_draw(heap, "move 1 c from hand(me) to heap");
+        let s = crate::start(&g);
+        let ours = s.legal_moves(&g);
+        let theirs = tabula::interp::reference::legal_moves(&g, &s);
+        if legal {
+            assert_eq!(ours.expect("legal").len(), 1, "heap {heap}");
+            assert_eq!(theirs.expect("legal").len(), 1, "heap {heap}");
+        } else {
+            let e = ours.expect_err("past the limit");
+            assert!(e.message.contains("more than 65535"), "{}", e.message);
+            assert_eq!(pointed(&g, &e), "move 1 c from hand(me) to heap");
+            let r = theirs.expect_err("the reference stops too");
+            assert!(r.message.contains("more than 65535"), "{}", r.message);
+        }
+    }
+}
+
+#[test]
+fn a_play_before_a_draw_respects_the_step_limit() {
+    // Listing the options of a play that runs into a draw without running
+    // them must not hide a run past the step limit: under every limit,
+    // either the move list stops with the step error or every listed move
+    // plays, and a limit that is too low for the loops is an error.
+    let tail = "move c from hand(me) to table(me)\n\
+                for q in players { for k in kinds { move all k from table(q) to heap } }";
+    let g = play_then_draw(0, tail);
+    let s = crate::start(&g);
+    let mut errors = 0;
+    for steps in 1..40 {
+        let g = g.with_limits(tabula::compile::Limits { steps, ..Default::default() });
+        match s.legal_moves(&g) {
+            Ok(moves) => {
+                assert_eq!(moves.len(), 1, "limit {steps}");
+                for m in &moves {
+                    let mut t = s.clone();
+                    t.play_unchecked(&g, m)
+                        .unwrap_or_else(|e| panic!("limit {steps}: listed, then {}", e.message));
+                }
+            }
+            Err(e) => {
+                assert!(e.message.contains("steps"), "limit {steps}: {}", e.message);
+                errors += 1;
+            }
+        }
+    }
+    assert!(errors > 0, "no limit was too low");
+    assert!(errors < 39, "every limit was too low");
+}

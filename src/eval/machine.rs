@@ -31,7 +31,7 @@ pub enum Stop {
 }
 
 /// The options of a decision, as words or sets.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Options<const W: usize> {
     /// Word options (cells, kinds, players, numbers, lines, branches).
     pub words: Vec<i64>,
@@ -46,6 +46,28 @@ pub struct Options<const W: usize> {
     /// set (`words` is then empty; a set form's options are not listed
     /// one by one).
     pub cells: Option<Set<W>>,
+}
+
+impl<const W: usize> Clone for Options<W> {
+    fn clone(&self) -> Options<W> {
+        Options {
+            words: self.words.clone(),
+            sets: self.sets.clone(),
+            is_set: self.is_set,
+            weights: self.weights.clone(),
+            cells: self.cells,
+        }
+    }
+
+    /// Reuses the buffers (a successor list keeps options from one search
+    /// to the next).
+    fn clone_from(&mut self, o: &Options<W>) {
+        self.words.clone_from(&o.words);
+        self.sets.clone_from(&o.sets);
+        self.is_set = o.is_set;
+        self.weights.clone_from(&o.weights);
+        self.cells = o.cells;
+    }
 }
 
 impl<const W: usize> Options<W> {

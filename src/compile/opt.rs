@@ -2275,29 +2275,28 @@ impl<const W: usize> Compiler<'_, W> {
         if let Expr::Lines(a, b) = domain {
             if let Some(i) = self.t.shifts.iter().position(|s| s.range == (*a, *b)) {
                 self.notes.push(format!("lines as shifts: `{}` over lines", quant_name(q)));
-                return Some(Box::new(move |cx| {
-                    let sets = test.sets(cx);
-                    let sh = &cx.t.shifts[i];
-                    let s = sets.target(cx.t.all);
-                    let mut count = 0i64;
-                    for (a, &(_, starts)) in sh.axes.iter().enumerate() {
-                        // The starts of the lines along this axis the inner
-                        // quantifier accepts.
-                        let r = sets.line_starts(sh, s, a);
-                        match q {
-                            Quant::Any if !r.is_empty() => return 1,
-                            Quant::All if r != starts => return 0,
-                            Quant::None if !r.is_empty() => return 0,
-                            Quant::Count => count += r.len() as i64,
-                            _ => {}
-                        }
-                    }
-                    match q {
-                        Quant::Any => 0,
-                        Quant::All | Quant::None => 1,
-                        _ => count,
-                    }
-                }));
+                let code = |q: Quant| match q {
+                    Quant::Any => Q_ANY,
+                    Quant::All => Q_ALL,
+                    Quant::None => Q_NONE,
+                    _ => Q_COUNT,
+                };
+                // One closure per pair of quantifiers, so that neither is
+                // looked at again per axis.
+                return Some(match (code(q), code(test.q)) {
+                    (Q_ANY, Q_ANY) => lines_quant::<W, Q_ANY, Q_ANY>(test, i),
+                    (Q_ANY, Q_ALL) => lines_quant::<W, Q_ANY, Q_ALL>(test, i),
+                    (Q_ANY, _) => lines_quant::<W, Q_ANY, Q_NONE>(test, i),
+                    (Q_ALL, Q_ANY) => lines_quant::<W, Q_ALL, Q_ANY>(test, i),
+                    (Q_ALL, Q_ALL) => lines_quant::<W, Q_ALL, Q_ALL>(test, i),
+                    (Q_ALL, _) => lines_quant::<W, Q_ALL, Q_NONE>(test, i),
+                    (Q_NONE, Q_ANY) => lines_quant::<W, Q_NONE, Q_ANY>(test, i),
+                    (Q_NONE, Q_ALL) => lines_quant::<W, Q_NONE, Q_ALL>(test, i),
+                    (Q_NONE, _) => lines_quant::<W, Q_NONE, Q_NONE>(test, i),
+                    (_, Q_ANY) => lines_quant::<W, Q_COUNT, Q_ANY>(test, i),
+                    (_, Q_ALL) => lines_quant::<W, Q_COUNT, Q_ALL>(test, i),
+                    (_, _) => lines_quant::<W, Q_COUNT, Q_NONE>(test, i),
+                });
             }
         }
         let var = self.var(slot);
@@ -2327,6 +2326,58 @@ impl<const W: usize> Compiler<'_, W> {
             }
         }))
     }
+}
+
+/// Quantifiers as constants, for [`lines_quant`].
+const Q_ANY: u8 = 0;
+const Q_ALL: u8 = 1;
+const Q_NONE: u8 = 2;
+const Q_COUNT: u8 = 3;
+
+/// `OUT l in lines(k): IN c in l: P(c)` by shifts (line set `i` of the
+/// tables), the quantifiers fixed at compile time: per axis, the starts
+/// of the accepted lines, as [`ElemSets::line_starts`] computes them.
+fn lines_quant<const W: usize, const OUT: u8, const IN: u8>(test: ElemTest<W>, i: usize) -> I<W> {
+    Box::new(move |cx| {
+        let sets = test.sets(cx);
+        let s = sets.target(cx.t.all);
+        let Some(sh) = cx.t.shifts.get(i) else { return 0 };
+        let k = sh.k as i32;
+        let mut count = 0i64;
+        for &(d, starts) in &sh.axes {
+            let r = if IN == Q_ALL {
+                let mut r = starts.and(s);
+                let mut j = 1;
+                while j < k && !r.is_empty() {
+                    r = r.and(s.shift_down(j * d));
+                    j += 1;
+                }
+                r
+            } else {
+                let mut any = s;
+                for j in 1..k {
+                    any = any.or(s.shift_down(j * d));
+                }
+                if IN == Q_ANY {
+                    any.and(starts)
+                } else {
+                    starts.minus(any)
+                }
+            };
+            match OUT {
+                Q_ANY if !r.is_empty() => return 1,
+                Q_ALL if r != starts => return 0,
+                Q_NONE if !r.is_empty() => return 0,
+                Q_COUNT => count += r.len() as i64,
+                _ => {}
+            }
+        }
+        match OUT {
+            Q_ANY => 0,
+            Q_ALL | Q_NONE => 1,
+            _ => count,
+        }
+    })
 }
 
 // ---------------------------------------------------------------------------

@@ -211,6 +211,16 @@ impl<const W: usize> Set<W> {
     #[inline(always)]
     pub fn shift_down(self, n: i32) -> Set<W> {
         let mut r = Set::EMPTY;
+        if W == 1 {
+            // One word (boards of up to 64 cells): a plain shift.
+            let x = self.0[0];
+            r.0[0] = match n {
+                0..=63 => x >> n,
+                -63..=-1 => x << -n,
+                _ => 0,
+            };
+            return r;
+        }
         if n >= 0 {
             let (q, b) = ((n / 64) as usize, (n % 64) as u32);
             for i in 0..W {

@@ -114,6 +114,9 @@ fn cases() -> Vec<(String, Game)> {
                    if all l in lines(2): any y in l: empty(y) { score(me) += 1 }\n\
                    if any l in lines(3): none y in l where empty(y): kind(y) == Stone { score(me) += 1 }\n\
                    if all l in lines(3): all y in l where occupied(y): kind(y) == Rock { score(me) += 1 }\n\
+                   if all l in lines(2): none y in l: kind(y) == Rock { score(me) += 1 }\n\
+                   if none l in lines(3): any y in l where occupied(y): owner(y) == me { score(me) += 1 }\n\
+                   if none l in lines(4): none y in l: empty(y) { score(me) += 1 }\n\
                    if any l in lines(2): all y in l: owner(y) == me {\n\
                      choose l in lines(2) where all y in l: owner(y) == me as \"pair\"\n\
                      score(me) += 1\n\

@@ -160,13 +160,22 @@ fn shape_code<const W: usize>(cx: &mut Cx<'_, W>, s: Set<W>) -> Option<u64> {
     (code != NO_CODE).then_some(code)
 }
 
-/// Makes player `p`'s cached groups current (by first cell).
+/// Makes player `p`'s cached groups current (by first cell). The test
+/// of the epoch is inlined (most calls find the list current); the
+/// rest is out of line, so that those calls save no registers.
+#[inline]
 pub fn fresh_groups<const W: usize>(cx: &mut Cx<'_, W>, p: usize) {
     let epoch = cx.fr.epoch;
-    let Some(entry) = cx.fr.groups.get_mut(p) else { return };
-    if entry.epoch == epoch {
-        return;
+    if cx.fr.groups.get(p).is_some_and(|e| e.epoch != epoch) {
+        refresh_groups(cx, p);
     }
+}
+
+/// [`fresh_groups`] when the board may have changed since the list was made.
+#[inline(never)]
+fn refresh_groups<const W: usize>(cx: &mut Cx<'_, W>, p: usize) {
+    let epoch = cx.fr.epoch;
+    let Some(entry) = cx.fr.groups.get_mut(p) else { return };
     entry.epoch = epoch;
     let own: Set<W> = bits_at(cx.st, p);
     if entry.own == own {

@@ -411,6 +411,19 @@ impl Seq {
         self.middle.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, &n)| (k as u16, n))
     }
 
+    /// The kind of face-down piece `r` (`0 <= r < hidden()`), counting the
+    /// kinds in order: the outcome a draw weighted by the counts of
+    /// [`Seq::hidden_kinds`] picks for the same `r`.
+    pub fn nth_hidden_kind(&self, mut r: u64) -> Option<u16> {
+        for (k, &n) in self.middle.iter().enumerate() {
+            if r < u64::from(n) {
+                return Some(k as u16);
+            }
+            r -= u64::from(n);
+        }
+        None
+    }
+
     /// Keeps the canonical form: with nothing face down, one known list.
     fn settle(&mut self) {
         if !self.any_hidden() {

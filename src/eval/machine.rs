@@ -176,6 +176,42 @@ pub fn options<const W: usize>(
     }
 }
 
+/// At a reveal of a face-down end (op `pc`), the kind a draw weighted by
+/// the face-down counts picks with `rng` — the outcome that listing the
+/// options and [`crate::rng::pick_weighted`] would give, from the same
+/// random number, without listing them. `None` where `pc` is no such
+/// reveal.
+pub fn sample_reveal<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    rng: &mut crate::rng::Rng,
+) -> Result<Option<i64>, RunError> {
+    let Some(Op::Reveal { zone, front, .. }) = block.ops.get(pc as usize) else {
+        return Ok(None);
+    };
+    let mut cx = Cx { t: &p.t, st, fr };
+    let (z, pl) = crate::compile::word::unzone(zone(&mut cx));
+    if let Some(e) = fr_err(cx.fr) {
+        return Err(e);
+    }
+    if pl == NONE8 || !cx.t.zones.get(z as usize).is_some_and(|x| x.1) {
+        return Ok(None);
+    }
+    let Some(seq) = cx.st.seqs.get(cx.t.sequence(z, pl)) else { return Ok(None) };
+    if (if *front { seq.first() } else { seq.last() }) != End::Unknown {
+        return Ok(None);
+    }
+    let total = seq.hidden() as u64;
+    if total == 0 {
+        return Ok(None);
+    }
+    let r = ((u128::from(rng.next_u64()) * u128::from(total)) >> 64) as u64;
+    Ok(seq.nth_hidden_kind(r).map(i64::from))
+}
+
 #[inline]
 fn fr_err<const W: usize>(fr: &mut Frame<W>) -> Option<RunError> {
     fr.err.as_ref()?;

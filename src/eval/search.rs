@@ -15,7 +15,9 @@
 //! from one search to the next, so a search allocates nothing once its
 //! buffers have grown.
 
-use super::machine::{bind, options, run, site_at, take_choice, Options, Pick, Stop};
+use super::machine::{
+    bind, options, run, sample_reveal, site_at, take_choice, Options, Pick, Stop,
+};
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
 use crate::compile::expr::bits_at;
 use crate::compile::stmt::Op;
@@ -745,16 +747,26 @@ impl<const W: usize> Successors<W> {
         };
         let mut pc = pc;
         loop {
-            options(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts)?;
             let site = site_at(&p.turn, pc);
-            let Some(k) = crate::rng::pick_weighted(&self.opts.weights, self.opts.len(), rng)
-            else {
-                return Err(RunError {
-                    message: "a chance event has no outcome".into(),
-                    span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-                });
+            // A face-down piece is drawn directly; other chance events
+            // list their outcomes.
+            let pick = match sample_reveal(p, &p.turn, pc, &mut lv.st, &mut lv.fr, rng)? {
+                Some(k) => Pick::W(k),
+                None => {
+                    options(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts)?;
+                    let n = self.opts.len();
+                    let Some(k) = crate::rng::pick_weighted(&self.opts.weights, n, rng) else {
+                        return Err(RunError {
+                            message: "a chance event has no outcome".into(),
+                            span: p
+                                .sites
+                                .get(site as usize)
+                                .map_or_else(Default::default, |s| s.span),
+                        });
+                    };
+                    self.opts.get(k)
+                }
             };
-            let pick = self.opts.get(k);
             picks.push((site, pick));
             let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
             match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {

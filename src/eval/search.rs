@@ -92,6 +92,11 @@ pub trait Sink<const W: usize> {
     /// `fork` is the position and frame at the decision (the sink may swap
     /// it for another level of the same program), `pc` the decision, `at`
     /// where the turn began. `false` stops the search.
+    ///
+    /// By default the options are taken as a lazy decision's ([`Sink::lazy`]),
+    /// which is right for a sink that only counts or lists them; a sink
+    /// that plays a move or builds its position must override this (an
+    /// option here does not finish its turn).
     fn lazy_chance(
         &mut self,
         p: &Program<W>,
@@ -99,8 +104,10 @@ pub trait Sink<const W: usize> {
         pc: u32,
         path: &[(u16, Pick<W>)],
         opts: &Options<W>,
-        at: &ChanceAt<'_>,
-    ) -> Result<bool, RunError>;
+        _at: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.lazy(p, fork, pc, path, opts)
+    }
 
     /// A lazy decision: every option is a finished turn. `fork` is the
     /// position and frame at the decision (the sink may swap it for
@@ -482,18 +489,6 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         }
         Ok(true)
     }
-
-    fn lazy_chance(
-        &mut self,
-        p: &Program<W>,
-        fork: &mut Level<W>,
-        pc: u32,
-        path: &[(u16, Pick<W>)],
-        opts: &Options<W>,
-        _: &ChanceAt<'_>,
-    ) -> Result<bool, RunError> {
-        self.lazy(p, fork, pc, path, opts)
-    }
 }
 
 /// Counts moves.
@@ -533,19 +528,6 @@ impl<const W: usize> Sink<W> for CountSink {
         self.0 += opts.len() as u64;
         Ok(true)
     }
-
-    fn lazy_chance(
-        &mut self,
-        _: &Program<W>,
-        _: &mut Level<W>,
-        _: u32,
-        _: &[(u16, Pick<W>)],
-        opts: &Options<W>,
-        _: &ChanceAt<'_>,
-    ) -> Result<bool, RunError> {
-        self.0 += opts.len() as u64;
-        Ok(true)
-    }
 }
 
 /// Stops at the first move.
@@ -581,19 +563,6 @@ impl<const W: usize> Sink<W> for AnySink {
         _: u32,
         _: &[(u16, Pick<W>)],
         opts: &Options<W>,
-    ) -> Result<bool, RunError> {
-        self.0 |= !opts.is_empty();
-        Ok(!self.0)
-    }
-
-    fn lazy_chance(
-        &mut self,
-        _: &Program<W>,
-        _: &mut Level<W>,
-        _: u32,
-        _: &[(u16, Pick<W>)],
-        opts: &Options<W>,
-        _: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
         self.0 |= !opts.is_empty();
         Ok(!self.0)

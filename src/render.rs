@@ -198,7 +198,7 @@ fn graph_picture(
     }
 }
 
-/// The picture of [`graph_picture`] as rows of characters, and where each
+/// The picture of `graph_picture` as rows of characters, and where each
 /// point's text begins (row, column): a terminal view paints over them.
 pub fn graph_grid(
     g: &Game,

@@ -3,7 +3,7 @@
 //!
 //! # What a program is
 //! Every rule block (`turn`, `setup`, `on no moves`, `at end`) becomes a
-//! flat sequence of [`Op`]s with an explicit program counter: `if`, `for`
+//! flat sequence of [`stmt::Op`]s with an explicit program counter: `if`, `for`
 //! and `while` become jumps, and a loop keeps its position (a *cursor*) in
 //! the frame rather than on the Rust stack. So a run can stop anywhere —
 //! at a `choose` or an `either` — and be resumed later from a copy of its

@@ -5,7 +5,7 @@
 //! A decision stops the run with [`Stop::Fork`]; the caller (the search,
 //! or a guided run that replays a given move) lists the options with
 //! [`options`], writes one into the frame with [`bind`] and resumes from
-//! [`resume_pc`]. Everything a resumed run needs — the position, the
+//! the program counter `bind` returns. Everything a resumed run needs — the position, the
 //! locals, the loop cursors — is in the `State` and the `Frame`, so a fork
 //! is a copy of those two, never a replay of the turn so far.
 

@@ -594,8 +594,11 @@ pub struct Successors<const W: usize> {
     /// the picks of the search before it. An option runs only when it is
     /// played.
     lazy_chances: Vec<LazyChance<W>>,
-    /// The position where the turn began (for moves that stop at chance).
-    start: Option<State>,
+    /// The ply and mover of the position searched: a move that stops at
+    /// chance becomes that position with its events, and is played on it
+    /// (see [`Successors::play_out`]), so it is not copied; this tells a
+    /// different position.
+    searched: (u32, u8),
     /// The turn's events before the search began (for moves that stop at
     /// chance).
     prefix: Vec<Choice>,
@@ -665,7 +668,10 @@ impl<const W: usize> Successors<W> {
     /// the stop without replaying the turn, until the turn ends or the
     /// mover decides again: the position afterwards goes into `out`. At
     /// most once per search: a move that stops at chance is played in the
-    /// run the search kept for it, which is spent afterwards.
+    /// run the search kept for it, which is spent afterwards. `out` must
+    /// hold the position searched (a playout plays on its own position):
+    /// a move whose turn is still under way becomes that position with
+    /// the move's events.
     pub fn play_out(
         &mut self,
         p: &Program<W>,
@@ -751,10 +757,7 @@ impl<const W: usize> Successors<W> {
                     }
                     // The mover decides next: the turn under way, as a position.
                     let events = events(p, &self.prefix, picks);
-                    let mut s = self.start.clone().unwrap_or_else(|| out.clone());
-                    s.pending = Some(Box::new(Pending { events, chance: false }));
-                    *out = s;
-                    return Ok(());
+                    return under_way(self.searched, out, events, false);
                 }
                 Stop::Fail(span) => {
                     return Err(RunError {
@@ -768,8 +771,10 @@ impl<const W: usize> Successors<W> {
     }
 
     /// Move `i`'s resulting position (after the turn passes), written into
-    /// `out`. The list is spent afterwards (the position is moved out of
-    /// it, a lazy decision's fork is run in place): once per search.
+    /// `out`, which holds the position searched (as for
+    /// [`Successors::play_out`]). The list is spent afterwards (the
+    /// position is moved out of it, a lazy decision's fork is run in
+    /// place): once per search.
     pub fn result(&mut self, p: &Program<W>, i: usize, out: &mut State) -> Result<(), RunError> {
         let mut at = i;
         for &(seg, idx, n) in &self.segments {
@@ -790,17 +795,11 @@ impl<const W: usize> Successors<W> {
                 let (_, fork, opts, picks) = &self.lazy_chances[idx];
                 let mut events = events(p, &self.prefix, picks);
                 events.push(super::machine::choice_of(p, site_at(&p.turn, *fork), opts.get(at)));
-                let mut s = self.start.clone().unwrap_or_else(|| out.clone());
-                s.pending = Some(Box::new(Pending { events, chance: true }));
-                *out = s;
-                return Ok(());
+                return under_way(self.searched, out, events, true);
             }
             if seg == Seg::Chance {
                 let events = events(p, &self.prefix, &self.chances[idx].2);
-                let mut s = self.start.clone().unwrap_or_else(|| out.clone());
-                s.pending = Some(Box::new(Pending { events, chance: true }));
-                *out = s;
-                return Ok(());
+                return under_way(self.searched, out, events, true);
             }
             let (fork, pc, opts) = &mut self.forks[idx];
             let resume = bind(p, &p.turn, *pc, &mut fork.st, &mut fork.fr, opts.get(at));
@@ -833,22 +832,35 @@ impl<const W: usize> Successors<W> {
 }
 
 impl<const W: usize> Successors<W> {
-    /// Keeps the turn's start and events so far, once per search (the
-    /// same for every move of the search that stops at chance).
+    /// Keeps the turn's events so far and which position was searched,
+    /// once per search (the same for every move of the search that stops
+    /// at chance).
     fn keep_start(&mut self, at: &ChanceAt<'_>) {
         if self.n_chances + self.n_lazy_chances > 0 {
             return;
         }
         self.prefix.clear();
         self.prefix.extend_from_slice(at.prefix);
-        match &mut self.start {
-            Some(s) => s.copy_from(at.start),
-            None => self.start = Some(at.start.clone()),
-        }
-        if let Some(s) = &mut self.start {
-            s.pending = None;
-        }
+        self.searched = (at.start.ply, at.start.current);
     }
+}
+
+/// `out`, the position searched, as the turn under way after `events`.
+fn under_way(
+    searched: (u32, u8),
+    out: &mut State,
+    events: Vec<Choice>,
+    chance: bool,
+) -> Result<(), RunError> {
+    if (out.ply, out.current) != searched {
+        return Err(RunError {
+            message: "internal error: a move was played on another position than the one searched"
+                .into(),
+            span: Default::default(),
+        });
+    }
+    out.pending = Some(Box::new(Pending { events, chance }));
+    Ok(())
 }
 
 impl<const W: usize> Sink<W> for Successors<W> {

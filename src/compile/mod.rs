@@ -682,6 +682,9 @@ pub struct ChanceTail<const W: usize> {
     /// Most steps the tail takes: the run's steps so far plus these must
     /// stay within the limit.
     pub steps: u32,
+    /// The turn has no `add`: the bound of `moves_pieces` holds at the
+    /// decision when it holds at the turn's start.
+    pub no_adds: bool,
 }
 
 /// A compiled game for cell sets of `W` words.
@@ -819,6 +822,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
                 front: t.front,
                 moves_pieces: t.moves_pieces,
                 steps: t.steps,
+                no_adds: t.no_adds,
             })
         })
         .collect::<Vec<_>>();

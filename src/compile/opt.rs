@@ -170,7 +170,9 @@
 //!     `move 1 K` of a kind the decision's zone holds (`choose card in
 //!     hand(me)` then `move card from hand(me) to ...`). At run time the
 //!     search also requires that no zone can overflow on the way (all
-//!     zones together hold at most 65535 pieces) and that the steps so far
+//!     zones together hold at most 65535 pieces: counted once per search,
+//!     on the turn's start, when the turn has no `add`, which is the only
+//!     statement that puts new pieces into zones) and that the steps so far
 //!     plus the tail's bound are within the limit; else it runs the options
 //!     as usual. Games: Bug Off! (both plays from the hand, then the draw:
 //!     callgrind, 200 playouts, 131.7M → 93.9M instructions; `perft 6
@@ -1464,6 +1466,10 @@ pub struct ChanceTail {
     pub moves_pieces: bool,
     /// Most steps (loop rounds) the tail takes before the reveal.
     pub steps: u32,
+    /// No `add` anywhere in the turn: the zones never hold more pieces
+    /// than when the turn began (moves keep the number, takes lower it),
+    /// so the overflow bound may be checked once, on the turn's start.
+    pub no_adds: bool,
 }
 
 /// The decisions of the turn whose tails are lazy, and those whose tails
@@ -1476,6 +1482,7 @@ pub struct Tails {
     players: u32,
     kinds: u32,
     ordered: Vec<bool>,
+    no_adds: bool,
 }
 
 /// Walks the turn for the lazy-tail pass and the chance-tail pass.
@@ -1486,9 +1493,24 @@ pub fn tails(g: &ir::Game) -> Tails {
         players: g.players.len() as u32,
         kinds: g.kinds.len() as u32,
         ordered: g.zones.iter().map(|z| z.ordered).collect(),
+        no_adds: !g.turn.iter().any(adds_pieces),
     };
     walk(&g.turn, &mut Vec::new(), &mut Facts::default(), &mut out);
     out
+}
+
+/// Whether `s` is or holds an `add` (the one statement that puts new
+/// pieces into zones; actions are inlined as blocks).
+fn adds_pieces(s: &Stmt) -> bool {
+    let any = |b: &[Stmt]| b.iter().any(adds_pieces);
+    match &s.kind {
+        StmtKind::Add { .. } => true,
+        StmtKind::Either { branches, .. } => branches.iter().any(|b| any(b)),
+        StmtKind::For { body, .. } | StmtKind::Block(_, body) => any(body),
+        StmtKind::While { pre, body, .. } => any(pre) || any(body),
+        StmtKind::If { then, otherwise, .. } => any(then) || any(otherwise),
+        _ => false,
+    }
 }
 
 /// What the chance-tail pass learns walking a tail.
@@ -1521,7 +1543,8 @@ fn chance_tail(conts: &[&[Stmt]], facts: Facts, out: &Tails) -> Option<ChanceTai
                 return None;
             }
             let steps = u32::try_from(w.steps).ok()?;
-            return Some(ChanceTail { zone, front, moves_pieces: w.moves_pieces, steps });
+            let (moves_pieces, no_adds) = (w.moves_pieces, out.no_adds);
+            return Some(ChanceTail { zone, front, moves_pieces, steps, no_adds });
         }
     }
     None

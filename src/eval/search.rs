@@ -155,6 +155,9 @@ pub struct Searcher<const W: usize> {
     budget: u32,
     /// The turn's events so far, for moves that stop at chance.
     prefix: Vec<Choice>,
+    /// How many pieces the zones held when the turn began, once asked
+    /// (pass 14's overflow bound, for turns without `add`).
+    start_pieces: Option<u64>,
 }
 
 impl<const W: usize> Default for Searcher<W> {
@@ -165,6 +168,7 @@ impl<const W: usize> Default for Searcher<W> {
             path: Vec::new(),
             budget: NODE_LIMIT,
             prefix: Vec::new(),
+            start_pieces: None,
         }
     }
 }
@@ -247,6 +251,7 @@ impl<const W: usize> Searcher<W> {
         fr.err = None;
         self.path.clear();
         self.budget = p.t.max_choices;
+        self.start_pieces = None;
         let mut pc = 0;
         if p.has_chance {
             self.prefix.clear();
@@ -377,6 +382,18 @@ impl<const W: usize> Searcher<W> {
         if !chance_tail_holds(p, ct, &mut self.levels[b]) {
             return Ok(None);
         }
+        if ct.moves_pieces {
+            // No zone can overflow on the way: all zones together hold at
+            // most 65535 pieces, now or (a turn without `add`) at its start.
+            let pieces = if ct.no_adds {
+                *self.start_pieces.get_or_insert_with(|| start.zone_pieces(p.t.counter_base))
+            } else {
+                self.levels[b].st.zone_pieces(p.t.counter_base)
+            };
+            if pieces > u64::from(u16::MAX) {
+                return Ok(None);
+            }
+        }
         let chance_at = ChanceAt { start, prefix: &self.prefix };
         let (lv, opts) = (&mut self.levels[b], &self.opts[self.path.len()]);
         sink.lazy_chance(p, lv, pc, &self.path, opts, &chance_at).map(Some)
@@ -384,9 +401,9 @@ impl<const W: usize> Searcher<W> {
 }
 
 /// Whether every option of a chance-tail decision now stops at its
-/// reveal: the zone's end is face down (the tail does not change the
-/// zone), no zone can overflow on the way (all zones together hold at
-/// most 65535 pieces) and the run's steps stay within the limit.
+/// reveal, but for the overflow bound (checked by the caller): the zone's
+/// end is face down (the tail does not change the zone) and the run's
+/// steps stay within the limit.
 fn chance_tail_holds<const W: usize>(
     p: &Program<W>,
     ct: &crate::compile::ChanceTail<W>,
@@ -406,10 +423,7 @@ fn chance_tail_holds<const W: usize>(
     }
     let Some(seq) = cx.st.seqs.get(p.t.sequence(z, pl)) else { return false };
     let end = if ct.front { seq.first() } else { seq.last() };
-    if end != crate::state::End::Unknown {
-        return false;
-    }
-    !ct.moves_pieces || cx.st.zone_pieces(p.t.counter_base) <= u64::from(u16::MAX)
+    end == crate::state::End::Unknown
 }
 
 /// Runs the tail of lazy decision `pc` with `pick` from `fork` into `out`;

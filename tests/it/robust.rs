@@ -538,6 +538,29 @@ fn a_play_before_a_draw_that_would_overfill_a_zone_stops_with_the_error() {
 }
 
 #[test]
+fn an_add_earlier_in_the_turn_counts_for_the_overflow_bound() {
+    // The bound may be checked on the turn's start only in a turn without
+    // `add`: here the start holds 65530 pieces in all, the `add` before
+    // the play makes the heap's 65535, and moving the card there must
+    // stop with the rule error, as the reference does.
+    let text = "players A, B\npiece Red\n\
+                zone deck shared ordered hidden\nzone hand per player owner\nzone heap shared\n\
+                setup { add 10 Red to deck  add 65520 Red to heap  shuffle deck\n\
+                  for p in players { move first(deck) from deck to hand(p) } }\n\
+                turn {\n add 15 Red to heap\n choose c in hand(me)\n\
+                  move 1 c from hand(me) to heap\n\
+                  move last(deck) from deck to hand(next(me))\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.program().notes().iter().any(|n| n.starts_with("chance tail")));
+    let s = crate::start(&g);
+    let e = s.legal_moves(&g).expect_err("past the limit");
+    assert!(e.message.contains("more than 65535"), "{}", e.message);
+    assert_eq!(pointed(&g, &e), "move 1 c from hand(me) to heap");
+    let r = tabula::interp::reference::legal_moves(&g, &s).expect_err("the reference stops too");
+    assert!(r.message.contains("more than 65535"), "{}", r.message);
+}
+
+#[test]
 fn a_play_before_a_draw_respects_the_step_limit() {
     // Listing the options of a play that runs into a draw without running
     // them must not hide a run past the step limit: under every limit,

@@ -868,15 +868,22 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
             Builtin::Touches => {
                 // Adjacency is symmetric: spread the smaller set.
+                fn touches<const W: usize>(t: &super::Tables<W>, a: Set<W>, b: Set<W>) -> bool {
+                    if a.len() <= b.len() {
+                        around(t, a).meets(b)
+                    } else {
+                        around(t, b).meets(a)
+                    }
+                }
+                if let (Some(i), Some(j)) = (self.set_slot(&args[0]), self.set_slot(&args[1])) {
+                    // Two set locals, read in place.
+                    return Box::new(move |cx| touches(cx.t, cx.fr.s[i], cx.fr.s[j]));
+                }
                 let (a, b) = (self.set(&args[0]), self.set(&args[1]));
                 Box::new(move |cx| {
                     let a = a(cx);
                     let b = b(cx);
-                    if a.len() <= b.len() {
-                        around(cx.t, a).meets(b)
-                    } else {
-                        around(cx.t, b).meets(a)
-                    }
+                    touches(cx.t, a, b)
                 })
             }
             Builtin::Cond => {
@@ -912,10 +919,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
             }
             Builtin::SameShape => {
-                let (a, b) = (self.set(&args[0]), self.set(&args[1]));
-                Box::new(move |cx| {
-                    let a = a(cx);
-                    let b = b(cx);
+                fn same<const W: usize>(cx: &mut Cx<'_, W>, a: Set<W>, b: Set<W>) -> bool {
                     if a.len() != b.len() {
                         return false;
                     }
@@ -924,6 +928,19 @@ impl<'g, const W: usize> Compiler<'g, W> {
                         (Some(x), Some(y)) => x == y,
                         _ => cx.t.board.same_shape(&a.to_cells(), &b.to_cells()),
                     }
+                }
+                if let (Some(i), Some(j)) = (self.set_slot(&args[0]), self.set_slot(&args[1])) {
+                    // Two set locals, read in place.
+                    return Box::new(move |cx| {
+                        let (a, b) = (cx.fr.s[i], cx.fr.s[j]);
+                        same(cx, a, b)
+                    });
+                }
+                let (a, b) = (self.set(&args[0]), self.set(&args[1]));
+                Box::new(move |cx| {
+                    let a = a(cx);
+                    let b = b(cx);
+                    same(cx, a, b)
                 })
             }
             _ => {
@@ -1362,6 +1379,20 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
             // Sets and collections are not words: a checked game never asks.
             _ => Box::new(|_| 0),
+        }
+    }
+
+    /// The frame slot of `e` when it is a set local read as it stands
+    /// (not a value hoisted out of a quantifier).
+    fn set_slot(&self, e: &Expr) -> Option<usize> {
+        match e {
+            Expr::Local(x, _) if !self.is_hoisted(e) && self.ty(e) != Ty::Line => {
+                match self.var(*x) {
+                    Var::S(i) => Some(i as usize),
+                    _ => None,
+                }
+            }
+            _ => None,
         }
     }
 

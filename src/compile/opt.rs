@@ -2461,7 +2461,9 @@ impl<const W: usize> Compiler<'_, W> {
         }
     }
 
-    fn is_hoisted(&self, e: &Expr) -> bool {
+    /// Whether `e` is a value hoisted out of a quantifier (computed once
+    /// per evaluation into a slot, see [`Compiler::take_hoisted`]).
+    pub fn is_hoisted(&self, e: &Expr) -> bool {
         self.hoisted.iter().any(|h| std::ptr::eq(h.0, e))
     }
 

@@ -156,15 +156,11 @@ pub fn options<const W: usize>(
         Some(Op::Random(c)) => random_options(&mut cx, c, out),
         Some(Op::Reveal { zone, front, .. }) => {
             out.is_set = false;
-            let (z, pl) = crate::compile::word::unzone(zone(&mut cx));
-            if pl != NONE8 && cx.t.zones.get(z as usize).is_some_and(|x| x.1) {
-                let seq = &cx.st.seqs[cx.t.sequence(z, pl)];
-                let unknown = if *front { seq.first() } else { seq.last() } == End::Unknown;
-                if unknown {
-                    for (k, n) in seq.hidden_kinds() {
-                        out.words.push(i64::from(k));
-                        out.weights.push(u32::from(n));
-                    }
+            let w = zone(&mut cx);
+            if let Some(seq) = face_down_end(cx.t, cx.st, w, *front) {
+                for (k, n) in seq.hidden_kinds() {
+                    out.words.push(i64::from(k));
+                    out.weights.push(u32::from(n));
                 }
             }
         }
@@ -193,23 +189,34 @@ pub fn sample_reveal<const W: usize>(
         return Ok(None);
     };
     let mut cx = Cx { t: &p.t, st, fr };
-    let (z, pl) = crate::compile::word::unzone(zone(&mut cx));
+    let w = zone(&mut cx);
     if let Some(e) = fr_err(cx.fr) {
         return Err(e);
     }
-    if pl == NONE8 || !cx.t.zones.get(z as usize).is_some_and(|x| x.1) {
-        return Ok(None);
-    }
-    let Some(seq) = cx.st.seqs.get(cx.t.sequence(z, pl)) else { return Ok(None) };
-    if (if *front { seq.first() } else { seq.last() }) != End::Unknown {
-        return Ok(None);
-    }
+    let Some(seq) = face_down_end(cx.t, cx.st, w, *front) else { return Ok(None) };
     let total = seq.hidden() as u64;
     if total == 0 {
         return Ok(None);
     }
     let r = ((u128::from(rng.next_u64()) * u128::from(total)) >> 64) as u64;
     Ok(seq.nth_hidden_kind(r).map(i64::from))
+}
+
+/// The ordered zone named by zone word `w`, if its first (`front`) or
+/// last piece is face down: where a `Reveal` stops the run for chance.
+#[inline]
+pub fn face_down_end<'s, const W: usize>(
+    t: &crate::compile::Tables<W>,
+    st: &'s State,
+    w: i64,
+    front: bool,
+) -> Option<&'s crate::state::Seq> {
+    let (z, pl) = crate::compile::word::unzone(w);
+    if pl == NONE8 || !t.zones.get(z as usize).is_some_and(|x| x.1) {
+        return None;
+    }
+    let seq = st.seqs.get(t.sequence(z, pl))?;
+    ((if front { seq.first() } else { seq.last() }) == End::Unknown).then_some(seq)
 }
 
 #[inline]
@@ -548,15 +555,12 @@ pub fn run<const W: usize>(
             },
             Op::Choose(_) | Op::Either { .. } | Op::Random(_) => return Ok(Stop::Fork(pc - 1)),
             Op::Reveal { zone, front, .. } => {
-                let (z, pl) = crate::compile::word::unzone(zone(&mut cx));
+                let w = zone(&mut cx);
                 if cx.fr.err.is_some() {
                     return Err(error(cx.fr));
                 }
-                if pl != NONE8 && p.t.zones.get(z as usize).is_some_and(|x| x.1) {
-                    let seq = &cx.st.seqs[p.t.sequence(z, pl)];
-                    if (if *front { seq.first() } else { seq.last() }) == End::Unknown {
-                        return Ok(Stop::Fork(pc - 1));
-                    }
+                if face_down_end(cx.t, cx.st, w, *front).is_some() {
+                    return Ok(Stop::Fork(pc - 1));
                 }
             }
         }

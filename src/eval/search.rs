@@ -414,16 +414,8 @@ fn chance_tail_holds<const W: usize>(
         return false;
     }
     let mut cx = crate::compile::Cx { t: &p.t, st, fr };
-    let (z, pl) = crate::compile::word::unzone((ct.zone)(&mut cx));
-    if cx.fr.err.is_some()
-        || pl == crate::ir::NONE8
-        || !p.t.zones.get(z as usize).is_some_and(|x| x.1)
-    {
-        return false;
-    }
-    let Some(seq) = cx.st.seqs.get(p.t.sequence(z, pl)) else { return false };
-    let end = if ct.front { seq.first() } else { seq.last() };
-    end == crate::state::End::Unknown
+    let w = (ct.zone)(&mut cx);
+    cx.fr.err.is_none() && super::machine::face_down_end(cx.t, cx.st, w, ct.front).is_some()
 }
 
 /// Runs the tail of lazy decision `pc` with `pick` from `fork` into `out`;

@@ -73,7 +73,7 @@ pub use diag::{Diagnostics, Problem};
 pub use eval::perft;
 pub use game::Game;
 pub use notation::MoveError;
-pub use play::{playout, Playout};
+pub use play::{playout, playout_listed, Playout};
 pub use render::render;
 pub use source::{Source, Span};
 pub use state::{Move, Outcome, RunError, State, Turn};

@@ -108,9 +108,18 @@ fn measure(
     pb.set_message("playouts");
     let t = Instant::now();
     let deadline = n.is_none().then(|| t + budget);
-    let (stats, playouts) =
-        playout::run(g, None, seed, n.unwrap_or(u64::MAX), MAX_PLIES, jobs, deadline, |_| {})
-            .map_err(|e| run_err(g, e))?;
+    let (stats, playouts) = playout::run(
+        g,
+        None,
+        seed,
+        n.unwrap_or(u64::MAX),
+        MAX_PLIES,
+        false,
+        jobs,
+        deadline,
+        |_| {},
+    )
+    .map_err(|e| run_err(g, e))?;
     let secs = t.elapsed().as_secs_f64().max(1e-9);
     let moves = stats.plies();
     let (perft_depth, perft_nodes, perft_secs) = match depth {

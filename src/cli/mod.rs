@@ -261,6 +261,11 @@ enum Command {
         /// Stop a game after this many turns and count it unfinished.
         #[arg(long, value_name = "TURNS", default_value_t = 1000)]
         max_plies: u32,
+        /// List every move of every position before picking one (slower
+        /// where a move can be drawn without listing them; counts the
+        /// branching factor everywhere).
+        #[arg(long)]
+        list: bool,
         #[command(flatten)]
         from: From,
         #[command(flatten)]
@@ -505,8 +510,9 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
             };
             perft::perft(ctx, &game.file, depth, &from, &view, opts)
         }
-        Command::Playout { game, n, max_plies, from, jobs, json } => {
-            playout::playout(ctx, &game.file, n, max_plies, &from, jobs.jobs as usize, json.json)
+        Command::Playout { game, n, max_plies, list, from, jobs, json } => {
+            let how = playout::How { max_plies, list, jobs: jobs.jobs as usize };
+            playout::playout(ctx, &game.file, n, how, &from, json.json)
         }
         Command::Bench { file, n, depth, time, jobs, json } => {
             bench::bench(ctx, file.as_deref(), n, depth, time, jobs.jobs as usize, json.json)

@@ -12,7 +12,7 @@ use super::{par, progress, Failure, From, Result};
 use serde::Serialize;
 use std::time::Instant;
 use tabula::rng::Rng;
-use tabula::{playout as play_out, Game, Outcome, Playout, State};
+use tabula::{playout as play_out, playout_listed, Game, Outcome, Playout, State};
 
 /// The unit of a win share: a whole win is 840, a win shared by `k` players `840 / k`.
 const UNIT: i128 = 840;
@@ -75,7 +75,10 @@ impl std::fmt::Display for Mean {
 pub struct Stats {
     length: Sum,
     branching: u64,
+    /// Positions where a move was chosen and the moves counted.
     decisions: u64,
+    /// Positions where the move was drawn without counting the moves.
+    drawn: u64,
     outright: u64,
     tie_break: u64,
     shared: u64,
@@ -99,7 +102,8 @@ impl Stats {
     fn add(&mut self, g: &Game, p: &Playout) -> std::result::Result<(), tabula::RunError> {
         self.length.add(i128::from(p.plies));
         self.branching += p.branching;
-        self.decisions += u64::from(p.plies);
+        self.decisions += u64::from(p.plies.saturating_sub(p.drawn));
+        self.drawn += u64::from(p.drawn);
         let players = g.players.len() as u8;
         let winners: Vec<u8> = match p.outcome {
             Some(o) => (0..players).filter(|&i| o.is_winner(i)).collect(),
@@ -144,6 +148,7 @@ impl Stats {
         self.length.merge(o.length);
         self.branching += o.branching;
         self.decisions += o.decisions;
+        self.drawn += o.drawn;
         self.outright += o.outright;
         self.tie_break += o.tie_break;
         self.shared += o.shared;
@@ -167,7 +172,12 @@ struct PlayoutJson {
     playouts: u64,
     max_plies: u32,
     length: Mean,
-    branching: f64,
+    /// The mean number of moves of the positions where a move was chosen
+    /// (`None` when some moves were drawn without counting the moves).
+    branching: Option<f64>,
+    /// The share of those positions where the move was drawn without
+    /// counting the moves (see `tabula::playout`).
+    drawn: f64,
     results: Results,
     players: Vec<PlayerJson>,
     winning_score: Option<Mean>,
@@ -202,6 +212,7 @@ pub fn run(
     seed: u64,
     n: u64,
     max_plies: u32,
+    list: bool,
     jobs: usize,
     deadline: Option<Instant>,
     tick: impl Fn(u64) + Sync,
@@ -232,7 +243,11 @@ pub fn run(
                     &dealt_now
                 }
             };
-            let p = play_out(g, s0, &mut rng, max_plies)?;
+            let p = if list {
+                playout_listed(g, s0, &mut rng, max_plies)?
+            } else {
+                play_out(g, s0, &mut rng, max_plies)?
+            };
             acc.add(g, &p)
         },
         Stats::merge,
@@ -240,29 +255,35 @@ pub fn run(
     )
 }
 
+/// How `tabula playout` plays its games.
+pub struct How {
+    /// Turns after which a game is cut.
+    pub max_plies: u32,
+    /// List every move before picking one ([`playout_listed`]).
+    pub list: bool,
+    /// Threads.
+    pub jobs: usize,
+}
+
 /// Runs `tabula playout`.
-pub fn playout(
-    ctx: &Ctx,
-    file: &str,
-    n: u64,
-    max_plies: u32,
-    from: &From,
-    jobs: usize,
-    json: bool,
-) -> Result<()> {
+pub fn playout(ctx: &Ctx, file: &str, n: u64, how: How, from: &From, json: bool) -> Result<()> {
+    let How { max_plies, list, jobs } = how;
     let g = load(ctx, file)?;
     let seed = ctx.seed();
     let fixed = if from.is_set() { Some(start(ctx, &g, from)?) } else { None };
     let pb = progress::bar(ctx, n, "playouts");
     pb.set_prefix(g.name.clone());
     let t = Instant::now();
-    let r = run(&g, fixed.as_ref(), seed, n, max_plies, jobs, None, |k| pb.inc(k));
+    let r = run(&g, fixed.as_ref(), seed, n, max_plies, list, jobs, None, |k| pb.inc(k));
     pb.finish_and_clear();
     let (st, _) = r.map_err(|e| -> Failure { run_err(&g, e) })?;
     let seconds = t.elapsed().as_secs_f64();
     let rate = n as f64 / seconds.max(1e-9);
     let length = st.length.mean(1);
-    let branching = st.branching as f64 / st.decisions.max(1) as f64;
+    // Positions whose move was drawn (pass 15) have no count of moves, and
+    // a mean over the others alone would mislead: none is given.
+    let branching = (st.drawn == 0).then(|| st.branching as f64 / st.decisions.max(1) as f64);
+    let drawn = st.drawn as f64 / (st.decisions + st.drawn).max(1) as f64;
     let scored = g.score.is_some();
     let players: Vec<PlayerJson> = g
         .players
@@ -283,6 +304,7 @@ pub fn playout(
             max_plies,
             length,
             branching,
+            drawn,
             results: Results {
                 outright: st.outright,
                 tie_break: st.tie_break,
@@ -300,7 +322,13 @@ pub fn playout(
     let start = if from.is_set() { ", from the given position" } else { "" };
     say!("playouts: {n} (seed {seed}, cap {max_plies} turns{start})");
     say!("mean length: {length} turns");
-    say!("mean branching factor: {branching:.3}");
+    match branching {
+        Some(b) => say!("mean branching factor: {b:.3}"),
+        None => say!(
+            "mean branching factor: not counted (at {:.1}% of the positions the move was drawn without listing them all: `--list` counts them)",
+            100.0 * drawn
+        ),
+    }
     say!("wins outright: {}", st.outright);
     say!("wins by a tie-break: {}", st.tie_break);
     say!("shared wins: {}", st.shared);

@@ -665,6 +665,11 @@ pub struct SiteInfo {
     /// Set by the chance-tail pass: [`Program::chance_tails`] holds the
     /// conditions under which its options stop at chance unrun.
     pub chance_tail: bool,
+    /// Set by the drawn-tail pass (pass 15): after this decision the turn
+    /// asks nothing more and meets no chance event, but may fail; at most
+    /// this many steps. A playout may then draw its move among the options
+    /// without running them all.
+    pub drawn: Option<u32>,
 }
 
 /// A decision whose options all run, without failing, into the reveal of
@@ -813,6 +818,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             lazy: lazy.contains(&(i as u16)),
             chance: s.chance,
             chance_tail: tails.chance.contains_key(&(i as u16)),
+            drawn: tails.drawn.get(&(i as u16)).copied(),
         })
         .collect::<Vec<_>>();
     let chance_tails = (0..g.sites.len())
@@ -830,6 +836,12 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     for (i, s) in sites.iter().enumerate() {
         if s.lazy {
             notes.push(format!("lazy tail after decision {i} (`{}`)", g.sites[i].var));
+        }
+        if s.drawn.is_some() {
+            notes.push(format!(
+                "drawn tail: a playout draws among the options of decision {i} (`{}`)",
+                g.sites[i].var
+            ));
         }
         if chance_tails[i].is_some() {
             notes.push(format!(

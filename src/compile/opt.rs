@@ -178,6 +178,30 @@
 //!     callgrind, 200 playouts, 131.7M → 93.9M instructions; `perft 6
 //!     --reveal --sample-chance` 640.9M → 522.4M), any game of play a card,
 //!     then draw.
+//! 15. **Drawn tails** ([`Tails::drawn`]). When everything after a
+//!     `choose` to the end of the turn asks no other decision, meets no
+//!     chance event and can raise no rule error but by its steps — it may
+//!     fail (`require`, a `place` on an occupied cell, a `take` from an
+//!     empty zone) or end the turn, and the most steps it takes are
+//!     bounded when the game loads (no `while`; loops and quantifiers only
+//!     over cells, lines, groups, placements, directions, kinds or
+//!     players; no arithmetic, which may overflow, no `first` / `last`,
+//!     which may meet a face-down piece; no `add` or `move` into a zone,
+//!     which may overflow) — each option is a move or none. A random
+//!     playout then does not run them all: it draws uniformly among the
+//!     moves found so far and the options not yet run, runs an option it
+//!     draws, and when that fails puts it aside and draws again. The move
+//!     played is uniform among the moves, as when they are all listed, and
+//!     only the options drawn are run. At run time the search also requires
+//!     that the run's steps so far plus the bound stay within the limit
+//!     (else it lists as usual), so no option it leaves unrun could have
+//!     stopped with a rule error. Only playouts draw
+//!     ([`crate::eval::search::Successors::drawing`]); move lists, perft and
+//!     the engines' trees list every move, and
+//!     [`crate::play::playout_listed`] lists in playouts too. Games:
+//!     Snekagon (`choose cover in placements(t) ...` then two `require`s:
+//!     callgrind, 5 playouts, 126.6M → 21.7M instructions), any game that
+//!     places or moves and then checks that the result is legal.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -1479,6 +1503,11 @@ pub struct Tails {
     pub lazy: BTreeSet<u16>,
     /// Decisions after which the turn always reaches a reveal.
     pub chance: std::collections::BTreeMap<u16, ChanceTail>,
+    /// Decisions after which the turn asks nothing more and meets no
+    /// chance, but may fail (pass 15): the most steps the rest takes.
+    pub drawn: std::collections::BTreeMap<u16, u32>,
+    sizes: Sizes,
+    tys: Vec<Ty>,
     players: u32,
     kinds: u32,
     ordered: Vec<bool>,
@@ -1490,6 +1519,9 @@ pub fn tails(g: &ir::Game) -> Tails {
     let mut out = Tails {
         lazy: BTreeSet::new(),
         chance: Default::default(),
+        drawn: Default::default(),
+        sizes: Sizes::of(g),
+        tys: g.slot_tys.clone(),
         players: g.players.len() as u32,
         kinds: g.kinds.len() as u32,
         ordered: g.zones.iter().map(|z| z.ordered).collect(),
@@ -1822,6 +1854,8 @@ fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, o
                     out.lazy.insert(*site);
                 } else if let Some(t) = chance_tail(conts, f, out) {
                     out.chance.insert(*site, t);
+                } else if let Some(steps) = drawn_tail(conts, out) {
+                    out.drawn.insert(*site, steps);
                 }
                 conts.pop();
             }
@@ -1858,6 +1892,149 @@ fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, o
         }
         facts.step(s);
     }
+}
+
+/// Upper bounds on the elements of the collections a quantifier or `for`
+/// may walk, for the step bound of pass 15.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sizes {
+    cells: u64,
+    dirs: u64,
+    players: u64,
+    kinds: u64,
+    lines: u64,
+    placements: u64,
+}
+
+impl Sizes {
+    fn of(g: &ir::Game) -> Sizes {
+        Sizes {
+            cells: g.board.len() as u64,
+            dirs: g.board.dirs() as u64,
+            players: g.players.len() as u64,
+            kinds: g.kinds.len() as u64,
+            lines: g.board.line_lengths().map(|(_, (_, end))| u64::from(end)).max().unwrap_or(0),
+            placements: g.placements.iter().map(|p| p.len() as u64).max().unwrap_or(0),
+        }
+    }
+}
+
+/// The most elements walking `domain` looks at; `None` for collections
+/// without a bound known when the game loads (zones, ranges, lists).
+fn domain_size(domain: &Expr, out: &Tails) -> Option<u64> {
+    let z = &out.sizes;
+    Some(match domain.ty(&out.tys) {
+        Ty::Cells | Ty::Line | Ty::Groups => z.cells,
+        Ty::Dirs => z.dirs,
+        Ty::Players => z.players,
+        Ty::Kinds => z.kinds,
+        Ty::Lines => z.lines,
+        Ty::Placements => z.placements,
+        _ => return None,
+    })
+}
+
+/// The most steps evaluating `e` takes, when nothing in it can raise a
+/// rule error but its steps (no arithmetic, which may overflow, no
+/// division, no `range`, no `sum`, no `first` / `last`, which may meet a
+/// face-down piece); `None` otherwise.
+fn quiet_expr(e: &Expr, out: &Tails) -> Option<u64> {
+    match e {
+        Expr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, ..)
+        | Expr::Unary(UnOp::Neg, _)
+        | Expr::Builtin(Builtin::Range | Builtin::Abs | Builtin::First | Builtin::Last, ..) => None,
+        Expr::Quant { quant: Quant::Sum, .. } => None,
+        Expr::Quant { domain, filter, body, .. } => {
+            let n = domain_size(domain, out)?;
+            let inner = filter.as_deref().map_or(Some(0), |f| quiet_expr(f, out))?
+                + body.as_deref().map_or(Some(0), |b| quiet_expr(b, out))?;
+            quiet_expr(domain, out)?.checked_add(n.checked_mul(1 + inner)?)
+        }
+        _ => {
+            let mut total = Some(0u64);
+            e.children(&mut |c| {
+                total = match (total, quiet_expr(c, out)) {
+                    (Some(a), Some(b)) => a.checked_add(b),
+                    _ => None,
+                }
+            });
+            total
+        }
+    }
+}
+
+/// The most steps `stmts` take, when they ask no decision, meet no chance
+/// event and raise no rule error but by their steps (pass 15): they may
+/// fail (`require`, a `place` on an occupied cell, a `take` from an empty
+/// zone) or end the turn. `None` for anything else: `while` (no bound),
+/// `add` and `move ... to` a zone (which may overflow), a `none` player
+/// where a player must be named.
+fn quiet_block(stmts: &[Stmt], out: &Tails) -> Option<u64> {
+    let mut total = 0u64;
+    for s in stmts {
+        total = total.checked_add(quiet_stmt(s, out)?)?;
+    }
+    Some(total)
+}
+
+fn quiet_stmt(s: &Stmt, out: &Tails) -> Option<u64> {
+    let e = |x: &Expr| quiet_expr(x, out);
+    let opt = |x: Option<&Expr>| x.map_or(Some(0), |x| quiet_expr(x, out));
+    // A player that must not be `none`.
+    let player = |p: Option<&Expr>| p.is_none_or(some_player).then_some(());
+    Some(match &s.kind {
+        StmtKind::Let(_, x) | StmtKind::Require(x, _) | StmtKind::Remove(x) => e(x)?,
+        StmtKind::Assign(ir::Target::Local(_), x) => e(x)?,
+        StmtKind::Assign(ir::Target::Var(_, p), x) => {
+            player(p.as_ref())?;
+            e(x)?
+        }
+        StmtKind::If { cond, then, otherwise } => e(cond)?
+            .checked_add(quiet_block(then, out)?)?
+            .checked_add(quiet_block(otherwise, out)?)?,
+        StmtKind::Place { kind, owner, at, .. } => {
+            player(owner.as_ref())?;
+            e(kind)?.checked_add(e(at)?)?
+        }
+        StmtKind::Move { from, to } => e(from)?.checked_add(e(to)?)?,
+        StmtKind::Change { at, kind, owner } => {
+            player(owner.as_ref())?;
+            e(at)?.checked_add(opt(kind.as_ref())?)?
+        }
+        StmtKind::Take { count, kind, zone } => {
+            opt(count.as_ref())?.checked_add(e(kind)?)?.checked_add(e(zone)?)?
+        }
+        StmtKind::Win(p) | StmtKind::Lose(p) | StmtKind::NextTurn(p) => {
+            player(Some(p))?;
+            0
+        }
+        StmtKind::Draw | StmtKind::Pass => 0,
+        StmtKind::Block(binds, body) => {
+            let mut t = quiet_block(body, out)?;
+            for (_, x) in binds {
+                t = t.checked_add(e(x)?)?;
+            }
+            t
+        }
+        StmtKind::For { domain, filter, body, .. } => {
+            let n = domain_size(domain, out)?;
+            let round =
+                1u64.checked_add(opt(filter.as_ref())?)?.checked_add(quiet_block(body, out)?)?;
+            e(domain)?.checked_add(n.checked_mul(round)?)?
+        }
+        _ => return None,
+    })
+}
+
+/// Pass 15: the most steps the rest of the turn after a decision takes
+/// (`conts`, innermost last), when it asks nothing more, meets no chance
+/// event and can raise no rule error but by its steps; `None` otherwise.
+fn drawn_tail(conts: &[&[Stmt]], out: &Tails) -> Option<u32> {
+    let mut total = 0u64;
+    for c in conts {
+        total = total.checked_add(quiet_block(c, out)?)?;
+    }
+    u32::try_from(total).ok()
 }
 
 fn choose_facts(f: &mut Facts, slot: Slot, domain: &Expr, filter: Option<&Expr>) {

@@ -109,6 +109,22 @@ pub trait Sink<const W: usize> {
         self.lazy(p, fork, pc, path, opts)
     }
 
+    /// A decision after which the turn asks nothing more and meets no
+    /// chance event, but may fail (pass 15): option `i`, run, is a move or
+    /// no move. A sink that draws one move at random may keep `fork` (the
+    /// position and frame at the decision, which it may swap for another
+    /// level of the same program) and the options unrun and answer
+    /// `Some(go_on)`; by default (`None`) the search runs every option.
+    fn drawn(
+        &mut self,
+        _p: &Program<W>,
+        _fork: &mut Level<W>,
+        _pc: u32,
+        _opts: &Options<W>,
+    ) -> Result<Option<bool>, RunError> {
+        Ok(None)
+    }
+
     /// A lazy decision: every option is a finished turn. `fork` is the
     /// position and frame at the decision (the sink may swap it for
     /// another level of the same program: the search does not read it
@@ -303,10 +319,10 @@ impl<const W: usize> Searcher<W> {
         if n == 0 {
             return Ok(true);
         }
-        let (chance, lazy, chance_tail) = p
+        let (chance, lazy, chance_tail, drawn) = p
             .sites
             .get(site as usize)
-            .map_or((false, false, false), |s| (s.chance, s.lazy, s.chance_tail));
+            .map_or((false, false, false, None), |s| (s.chance, s.lazy, s.chance_tail, s.drawn));
         if chance {
             // The move ends here: chance decides what comes next.
             let chance_at = ChanceAt { start, prefix: &self.prefix };
@@ -328,6 +344,16 @@ impl<const W: usize> Searcher<W> {
         if chance_tail {
             if let Some(go_on) = self.chance_tail(p, start, b, at, sink)? {
                 return Ok(go_on);
+            }
+        }
+        if let Some(steps) = drawn {
+            // Pass 15: a sink that draws one move may take the options
+            // unrun, when the rest of the turn stays within the step limit.
+            let lv = &mut self.levels[b];
+            if u64::from(lv.fr.steps) + u64::from(steps) <= u64::from(p.t.max_steps) {
+                if let Some(go_on) = sink.drawn(p, lv, at, &self.opts[depth])? {
+                    return Ok(go_on);
+                }
             }
         }
         // Options that are the cells of a set are taken in order.
@@ -615,10 +641,23 @@ pub struct Successors<const W: usize> {
     n_forks: usize,
     n_chances: usize,
     n_lazy_chances: usize,
-    /// Number of moves.
+    /// Number of moves (but for the candidates of drawn decisions).
     pub total: usize,
     players: usize,
     opts: Options<W>,
+    /// Whether decisions of pass 15 are kept unrun (see
+    /// [`Successors::drawing`]).
+    draw: bool,
+    /// Decisions of pass 15 kept unrun: the position and frame at the
+    /// decision, the decision and its options, each a move or none.
+    drawn: Vec<(Level<W>, u32, Options<W>)>,
+    n_drawn: usize,
+    /// The options of the drawn decisions, all together.
+    pub candidates: usize,
+    /// The candidates not yet found to fail, while drawing.
+    order: Vec<u32>,
+    /// Where a candidate runs.
+    scratch: Option<Level<W>>,
 }
 
 /// A move's events: the turn's events before the search, then its picks.
@@ -654,7 +693,103 @@ impl<const W: usize> Successors<W> {
         self.n_chances = 0;
         self.n_lazy_chances = 0;
         self.total = 0;
+        self.n_drawn = 0;
+        self.candidates = 0;
         self.players = players;
+    }
+
+    /// Keeps the options of decisions after which the turn can only fail
+    /// or finish (pass 15) unrun, as candidates, for [`Successors::draw`]:
+    /// for a sink that plays one move drawn at random. Off by default.
+    pub fn drawing(&mut self, on: bool) {
+        self.draw = on;
+    }
+
+    /// Draws one move uniformly among all the moves of the search and
+    /// plays it (into `out`, as [`Successors::play_out`]); false when the
+    /// position has no move. Each draw is uniform among the moves and the
+    /// candidates not yet found to fail; a candidate drawn is run, and
+    /// when it fails it is put aside and the draw repeated, so the move
+    /// played is uniform among the moves, and only the candidates drawn
+    /// are run.
+    pub fn draw(
+        &mut self,
+        p: &Program<W>,
+        rng: &mut crate::rng::Rng,
+        out: &mut State,
+    ) -> Result<bool, RunError> {
+        self.order.clear();
+        self.order.extend(0..self.candidates as u32);
+        loop {
+            let m = self.total + self.order.len();
+            if m == 0 {
+                return Ok(false);
+            }
+            let r = rng.below(m);
+            if r < self.total {
+                self.play_out(p, r, rng, out)?;
+                return Ok(true);
+            }
+            let j = r - self.total;
+            if self.run_candidate(p, self.order[j] as usize)? {
+                let Some(lv) = self.scratch.as_mut() else { return Ok(false) };
+                advance(&mut lv.st, self.players);
+                settle(p, &mut lv.st)?;
+                if lv.st.same_shape(out) {
+                    std::mem::swap(&mut lv.st, out);
+                } else {
+                    out.clone_from(&lv.st);
+                }
+                return Ok(true);
+            }
+            self.order.swap_remove(j);
+        }
+    }
+
+    /// Whether the position has a move, running candidates in order until
+    /// one is.
+    pub fn any_move(&mut self, p: &Program<W>) -> Result<bool, RunError> {
+        if self.total > 0 {
+            return Ok(true);
+        }
+        for c in 0..self.candidates {
+            if self.run_candidate(p, c)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Runs candidate `c` in the scratch level: whether it is a move.
+    fn run_candidate(&mut self, p: &Program<W>, c: usize) -> Result<bool, RunError> {
+        let mut at = c;
+        let mut k = 0;
+        while k < self.n_drawn && at >= self.drawn[k].2.len() {
+            at -= self.drawn[k].2.len();
+            k += 1;
+        }
+        let Some((fork, pc, opts)) = self.drawn[..self.n_drawn].get(k) else {
+            return Err(RunError {
+                message: "internal error: no such candidate".into(),
+                span: Default::default(),
+            });
+        };
+        let lv = match &mut self.scratch {
+            Some(lv) if lv.same_shape(fork) => {
+                lv.copy_from(fork);
+                lv
+            }
+            slot => slot.insert(fork.clone()),
+        };
+        let resume = bind(p, &p.turn, *pc, &mut lv.st, &mut lv.fr, opts.get(at));
+        match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
+            Stop::Done => Ok(true),
+            Stop::Fail(_) => Ok(false),
+            Stop::Fork(_) => Err(RunError {
+                message: "internal error: a drawn decision was followed by another".into(),
+                span: Default::default(),
+            }),
+        }
     }
 
     /// Whether move `i` stops at a chance event.
@@ -870,6 +1005,34 @@ fn under_way(
 }
 
 impl<const W: usize> Sink<W> for Successors<W> {
+    fn drawn(
+        &mut self,
+        _: &Program<W>,
+        fork: &mut Level<W>,
+        pc: u32,
+        opts: &Options<W>,
+    ) -> Result<Option<bool>, RunError> {
+        if !self.draw {
+            return Ok(None);
+        }
+        // The fork is swapped out of the search, as for a lazy decision.
+        if self.n_drawn < self.drawn.len() {
+            let f = &mut self.drawn[self.n_drawn];
+            if f.0.same_shape(fork) {
+                std::mem::swap(&mut f.0, fork);
+            } else {
+                f.0.copy_from(fork);
+            }
+            f.1 = pc;
+            f.2.clone_from(opts);
+        } else {
+            self.drawn.push((fork.clone(), pc, opts.clone()));
+        }
+        self.n_drawn += 1;
+        self.candidates += opts.len();
+        Ok(Some(true))
+    }
+
     fn lazy_chance(
         &mut self,
         _: &Program<W>,

@@ -9,4 +9,4 @@ mod playout;
 pub mod sample;
 
 pub use engine::{monte_carlo, Decision, Engine, Player, Spec};
-pub use playout::{playout, playout_recorded, Playout};
+pub use playout::{playout, playout_listed, playout_recorded, Playout};

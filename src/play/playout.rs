@@ -16,8 +16,13 @@ use crate::Game;
 pub struct Playout {
     /// Turns played.
     pub plies: u32,
-    /// Sum of the number of legal moves over every position where a move was chosen.
+    /// Sum of the number of legal moves over every position where a move
+    /// was chosen, but for the `drawn` ones.
     pub branching: u64,
+    /// Positions where the move was drawn without listing every move (see
+    /// [`playout`]): their number of moves is not known, nor counted in
+    /// `branching`.
+    pub drawn: u32,
     /// How the game ended; `None` if it hit the length cap (unfinished, not a draw).
     pub outcome: Option<Outcome>,
     /// The moves played (only from [`playout_recorded`]).
@@ -29,11 +34,43 @@ pub struct Playout {
 /// Plays uniformly random moves from `start` until the game ends or
 /// `max_plies` turns were played. The moves themselves are not kept (see
 /// [`playout_recorded`]).
+///
+/// Where a decision's options can only fail or finish the turn (pass 15,
+/// "drawn tails"), the move is drawn without running every option: each
+/// draw is uniform among the moves and the options not yet found to fail,
+/// and an option drawn is run; one that fails is put aside and the draw
+/// repeated. The move played is uniform among the moves all the same, but
+/// the random numbers are spent differently than by listing the moves
+/// and picking one ([`playout_listed`]), and the number of moves of such
+/// a position is not known ([`Playout::drawn`]).
 pub fn playout(
     g: &Game,
     start: &State,
     rng: &mut Rng,
     max_plies: u32,
+) -> Result<Playout, RunError> {
+    playout_with(g, start, rng, max_plies, true)
+}
+
+/// Like [`playout`], but every position lists all its moves and picks one
+/// with `rng.below(number of moves)`, as a list of the moves would: the
+/// course a player taking moves from the move list takes, and the number
+/// of moves of every position is counted.
+pub fn playout_listed(
+    g: &Game,
+    start: &State,
+    rng: &mut Rng,
+    max_plies: u32,
+) -> Result<Playout, RunError> {
+    playout_with(g, start, rng, max_plies, false)
+}
+
+fn playout_with(
+    g: &Game,
+    start: &State,
+    rng: &mut Rng,
+    max_plies: u32,
+    draw: bool,
 ) -> Result<Playout, RunError> {
     CACHE.with(|cache| {
         // Re-entered (never today): fresh buffers for the inner playout.
@@ -44,9 +81,9 @@ pub fn playout(
             Err(_) => &mut fresh,
         };
         match g.program() {
-            Compiled::W1(p) => playout_w(p, Bufs::of(&mut c.w1, p.id), start, rng, max_plies),
-            Compiled::W2(p) => playout_w(p, Bufs::of(&mut c.w2, p.id), start, rng, max_plies),
-            Compiled::W4(p) => playout_w(p, Bufs::of(&mut c.w4, p.id), start, rng, max_plies),
+            Compiled::W1(p) => playout_w(p, Bufs::of(&mut c.w1, p.id), start, rng, max_plies, draw),
+            Compiled::W2(p) => playout_w(p, Bufs::of(&mut c.w2, p.id), start, rng, max_plies, draw),
+            Compiled::W4(p) => playout_w(p, Bufs::of(&mut c.w4, p.id), start, rng, max_plies, draw),
         }
     })
 }
@@ -93,28 +130,31 @@ fn playout_w<const W: usize>(
     start: &State,
     rng: &mut Rng,
     max_plies: u32,
+    draw: bool,
 ) -> Result<Playout, RunError> {
     let mut s = start.clone();
     let Bufs { searcher, succ, .. } = bufs;
+    succ.drawing(draw);
     let mut branching = 0;
     // A ply is a move of a player, or a turn that chance alone played.
     let mut plies = 0;
     let mut turn_ply = start.ply;
     let mut moved = false;
-    let end = |s: State, plies, branching, outcome| {
-        Ok(Playout { plies, branching, outcome, moves: Vec::new(), last: s })
+    let mut drawn = 0;
+    let end = |s: State, plies, (branching, drawn), outcome| {
+        Ok(Playout { plies, branching, drawn, outcome, moves: Vec::new(), last: s })
     };
     loop {
         if s.outcome.is_some() {
             let o = s.outcome;
-            return end(s, plies, branching, o);
+            return end(s, plies, (branching, drawn), o);
         }
         if s.turn() == crate::state::Turn::Chance {
             // Chance decides, with its probabilities; not a ply.
             let outcomes = crate::eval::search::chance_outcomes(p, &s)?;
             let weights: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
             let Some(i) = crate::rng::pick_weighted(&weights, outcomes.len(), rng) else {
-                return end(s, plies, branching, None);
+                return end(s, plies, (branching, drawn), None);
             };
             crate::eval::search::resolve(p, &mut s, &outcomes[i].0)?;
             if s.ply != turn_ply {
@@ -125,21 +165,41 @@ fn playout_w<const W: usize>(
                 moved = false;
             }
             if plies >= max_plies && s.turn() != crate::state::Turn::Over {
-                return end(s, plies, branching, None);
+                return end(s, plies, (branching, drawn), None);
             }
             continue;
         }
         succ.clear(p.t.players);
         searcher.search(p, &s, succ)?;
         let n = succ.total;
+        if succ.candidates > 0 {
+            // Some moves are candidates of a drawn decision (pass 15):
+            // drawn without running them all. The length cap is checked
+            // first, as below, once it is known whether there is a move.
+            let stuck = if plies >= max_plies {
+                if succ.any_move(p)? {
+                    return end(s, plies, (branching, drawn), None);
+                }
+                true
+            } else {
+                !succ.draw(p, rng, &mut s)?
+            };
+            if !stuck {
+                plies += 1;
+                drawn += 1;
+                moved = s.ply == turn_ply;
+                turn_ply = s.ply;
+                continue;
+            }
+        }
         if n == 0 {
             // No move of the turn: `on no moves` ends the game or passes.
             let st = crate::eval::stuck_w(p, &s)?;
             if st.outcome.is_some() {
-                return end(s, plies, branching, st.outcome);
+                return end(s, plies, (branching, drawn), st.outcome);
             }
             if plies >= max_plies {
-                return end(s, plies, branching, None);
+                return end(s, plies, (branching, drawn), None);
             }
             branching += 1;
             rng.below(1);
@@ -150,7 +210,7 @@ fn playout_w<const W: usize>(
             continue;
         }
         if plies >= max_plies {
-            return end(s, plies, branching, None);
+            return end(s, plies, (branching, drawn), None);
         }
         branching += n as u64;
         let i = rng.below(n);
@@ -183,7 +243,14 @@ pub fn playout_recorded(
             let outcomes = s.chance_outcomes(g)?;
             let weights: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
             let Some(i) = crate::rng::pick_weighted(&weights, outcomes.len(), rng) else {
-                return Ok(Playout { plies, branching, outcome: None, moves: played, last: s });
+                return Ok(Playout {
+                    plies,
+                    branching,
+                    drawn: 0,
+                    outcome: None,
+                    moves: played,
+                    last: s,
+                });
             };
             let m = outcomes[i].0.clone();
             s.play_unchecked(g, &m)?;
@@ -196,17 +263,31 @@ pub fn playout_recorded(
                 moved = false;
             }
             if plies >= max_plies && s.turn() != crate::state::Turn::Over {
-                return Ok(Playout { plies, branching, outcome: None, moves: played, last: s });
+                return Ok(Playout {
+                    plies,
+                    branching,
+                    drawn: 0,
+                    outcome: None,
+                    moves: played,
+                    last: s,
+                });
             }
             continue;
         }
         s.legal_moves_into(g, &mut moves)?;
         if moves.is_empty() {
             let outcome = s.outcome(g)?;
-            return Ok(Playout { plies, branching, outcome, moves: played, last: s });
+            return Ok(Playout { plies, branching, drawn: 0, outcome, moves: played, last: s });
         }
         if plies >= max_plies {
-            return Ok(Playout { plies, branching, outcome: None, moves: played, last: s });
+            return Ok(Playout {
+                plies,
+                branching,
+                drawn: 0,
+                outcome: None,
+                moves: played,
+                last: s,
+            });
         }
         branching += moves.len() as u64;
         let m = &moves[rng.below(moves.len())];

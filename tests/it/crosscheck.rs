@@ -224,6 +224,7 @@ fn cases() -> Vec<(String, Game)> {
                 }\n\
                 on no moves { pass }";
     out.push(("draw".into(), crate::game_text(draw).expect("draw game")));
+    out.push(("drawn".into(), crate::game_text(DRAWN).expect("drawn game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),
@@ -231,6 +232,33 @@ fn cases() -> Vec<(String, Game)> {
     ));
     out
 }
+
+/// Decisions whose options may fail and ask nothing more (pass 15: a
+/// playout draws among them), in the same position as options that are
+/// moves for certain (the lazy `edge`): a `require`, a `take` from a zone
+/// that runs empty, a `for` in the rest of the turn, and `on no moves`.
+pub const DRAWN: &str = "players A, B\nboard square 4 by 4\npiece Stone\npiece Wall\n\
+    zone hand per player\n\
+    setup { for p in players { add 2 Wall to hand(p) } }\n\
+    turn {\n\
+      either \"stone\" {\n\
+        choose c in cells where empty(c)\n\
+        place Stone at c\n\
+        require (count x in neighbours(c) where owner(x) == me) <= 1\n\
+        for d in dirs {\n\
+          if owner(step(c, d)) == next(me) and kind(step(c, d)) == Stone { remove step(c, d) }\n\
+        }\n\
+      } or \"wall\" {\n\
+        choose w in cells where empty(w) and rank(w) == 1\n\
+        take Wall from hand(me)\n\
+        place Wall at w\n\
+      } or \"edge\" {\n\
+        choose e in cells where empty(e) and file(e) == 1\n\
+        place Stone at e\n\
+      }\n\
+      if size(pieces(me)) >= 7 { win me }\n\
+    }\n\
+    on no moves { pass }";
 
 /// Compares both evaluators on `s`; returns the legal moves.
 fn agree(g: &Game, s: &State, ctx: &str, every_move: bool) -> Vec<tabula::Move> {
@@ -280,13 +308,15 @@ fn compiled_and_reference_agree_on_random_games() {
     }
 }
 
+/// Playouts that list every move take the course of the reference's
+/// move lists exactly.
 #[test]
 fn playouts_take_the_same_course_as_the_reference() {
     for (name, g) in cases() {
         for seed in 0..3 {
             let s0 = State::initial_seeded(&g, seed).expect("setup");
             let mut rng = Rng::new(seed);
-            let p = tabula::playout(&g, &s0, &mut rng, 300).expect("playout");
+            let p = tabula::playout_listed(&g, &s0, &mut rng, 300).expect("playout");
             // The same course by the reference: list, pick, play.
             let mut rng = Rng::new(seed);
             let mut s = s0.clone();
@@ -322,5 +352,98 @@ fn playouts_take_the_same_course_as_the_reference() {
             assert_eq!(p.plies, plies, "{name} seed {seed}: length");
             assert_eq!(p.last, s, "{name} seed {seed}: final position");
         }
+    }
+}
+
+/// The successors of `s` by the reference: each legal move played.
+fn successors(g: &Game, s: &State) -> Vec<State> {
+    let moves = reference::legal_moves(g, s).expect("reference moves");
+    moves.iter().map(|m| reference::play(g, s, m).expect("reference play")).collect()
+}
+
+/// Playouts that draw their moves (pass 15) play, at every turn, one of
+/// the reference's moves: the playout cut after `k` turns spends the same
+/// random numbers up to there, so it gives the course turn by turn.
+#[test]
+fn drawn_playouts_play_legal_moves() {
+    let mut drawn = 0;
+    for (name, g) in cases() {
+        'seeds: for seed in 0..3 {
+            let s0 = State::initial_seeded(&g, seed).expect("setup");
+            let full = tabula::playout(&g, &s0, &mut Rng::new(seed), 300).expect("playout");
+            if full.drawn == 0 {
+                continue;
+            }
+            drawn += full.drawn;
+            let mut before = s0.clone();
+            for k in 1..=full.plies {
+                if before.turn() == tabula::Turn::Chance {
+                    continue 'seeds;
+                }
+                let p = tabula::playout(&g, &s0, &mut Rng::new(seed), k).expect("playout");
+                assert!(
+                    successors(&g, &before).contains(&p.last),
+                    "{name} seed {seed}: turn {k} is no move of the reference\n{}",
+                    before.to_text(&g)
+                );
+                before = p.last;
+            }
+            assert_eq!(before, full.last, "{name} seed {seed}: final position");
+        }
+    }
+    assert!(drawn > 100, "too few drawn moves to check: {drawn}");
+}
+
+/// A drawn move is uniform among the moves: from positions where some
+/// options fail, moves for certain and candidates mixed, many one-turn
+/// playouts hit every successor about equally often (a chi-square test
+/// with fixed seeds, so it cannot flake; a sampler that favoured the
+/// options after a failing one, or the moves for certain, fails it).
+#[test]
+fn drawn_moves_are_uniform() {
+    let cases = [
+        ("drawn", crate::game_text(DRAWN).expect("drawn game"), 7),
+        ("snekagon side 3", crate::game_with("snekagon.game", &[("side", 3)]), 3),
+    ];
+    for (name, g, plies) in cases {
+        let s0 = State::initial_seeded(&g, 0).expect("setup");
+        let s = tabula::playout_listed(&g, &s0, &mut Rng::new(11), plies).expect("playout").last;
+        let succ = successors(&g, &s);
+        let n = succ.len();
+        assert!(n > 3, "{name}: {n} moves");
+        // Some options fail here (else there is nothing to reject).
+        let first = tabula::playout(&g, &s, &mut Rng::new(0), 1).expect("playout");
+        assert_eq!(first.drawn, 1, "{name}: the move is drawn");
+        // Two moves may lead to the same position (a stone on the edge
+        // by `stone` or by `edge`): each position is expected as often as
+        // the moves that lead there.
+        let mut distinct: Vec<(State, u64)> = Vec::new();
+        for t in succ {
+            match distinct.iter_mut().find(|(x, _)| *x == t) {
+                Some((_, k)) => *k += 1,
+                None => distinct.push((t, 1)),
+            }
+        }
+        let per = 200;
+        let mut hits = vec![0u64; distinct.len()];
+        for seed in 0..(per * n) as u64 {
+            let t = tabula::playout(&g, &s, &mut Rng::new(seed), 1).expect("playout").last;
+            let i = distinct.iter().position(|x| x.0 == t).expect("a move of the reference");
+            hits[i] += 1;
+        }
+        let chi2: f64 = hits
+            .iter()
+            .zip(&distinct)
+            .map(|(&h, (_, k))| {
+                let e = (per as u64 * k) as f64;
+                (h as f64 - e).powi(2) / e
+            })
+            .sum();
+        let df = (distinct.len() - 1) as f64;
+        assert!(hits.iter().all(|&h| h > 0), "{name}: a move never drawn: {hits:?}");
+        assert!(
+            chi2 < df + 6.0 * (2.0 * df).sqrt(),
+            "{name}: chi2 {chi2:.1} for {df} df: {hits:?}"
+        );
     }
 }

@@ -591,3 +591,71 @@ fn a_play_before_a_draw_respects_the_step_limit() {
     assert!(errors > 0, "no limit was too low");
     assert!(errors < 39, "every limit was too low");
 }
+
+#[test]
+fn a_drawn_decision_hides_no_rule_error() {
+    // A playout draws among a decision's options without running them all
+    // (pass 15) only when the rest of the turn cannot raise a rule error:
+    // here the options away from the first stone divide by zero, so the
+    // pass must not fire, and every playout stops with the error, as a
+    // playout that lists the moves does. Without the division the pass
+    // fires and the playouts play.
+    let text = |check: &str| {
+        format!(
+            "players A, B\nboard square 4 by 4\npiece Stone\n\
+             setup {{ place Stone of B at a1 }}\n\
+             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+               require {check}\n}}\n"
+        )
+    };
+    let divides = crate::game_text(&text("12 / (count x in neighbours(c) where occupied(x)) > 0"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let drawn = |g: &tabula::Game| g.program().notes().iter().any(|n| n.starts_with("drawn tail"));
+    assert!(!drawn(&divides));
+    let s = crate::start(&divides);
+    for seed in 0..20 {
+        let e =
+            tabula::playout(&divides, &s, &mut Rng::new(seed), 5).expect_err("division by zero");
+        assert!(e.message.contains("division by zero"), "{}", e.message);
+        let l = tabula::playout_listed(&divides, &s, &mut Rng::new(seed), 5).expect_err("listed");
+        assert_eq!(l.message, e.message);
+    }
+    let counts = crate::game_text(&text("(count x in neighbours(c) where occupied(x)) > 0"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(drawn(&counts));
+    let p = tabula::playout(&counts, &crate::start(&counts), &mut Rng::new(1), 5).expect("plays");
+    assert_eq!((p.plies, p.drawn), (5, 5));
+}
+
+#[test]
+fn a_drawn_decision_respects_the_step_limit() {
+    // The rest of the turn takes 4 steps from most cells and 4 + 16 from
+    // the last rank: under a limit between, listing the moves stops with
+    // the step error, and so must a playout that draws its move (the pass
+    // draws only when the most steps the rest may take fit in the limit;
+    // a draw that ran one option would play most of the time).
+    let text = "players A, B\nboard square 4 by 4\npiece Stone\n\
+                turn {\n choose c in cells where empty(c)\n place Stone at c\n\
+                  for d in dirs { if rank(c) == 4 { for e in dirs { require true } } }\n\
+                  require rank(c) >= 2\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
+    let s = crate::start(&g);
+    let (mut errors, mut plays) = (0, 0);
+    for steps in 1..40 {
+        let g = g.with_limits(tabula::compile::Limits { steps, ..Default::default() });
+        for seed in 0..4 {
+            let listed = tabula::playout_listed(&g, &s, &mut Rng::new(seed), 1);
+            let drawn = tabula::playout(&g, &s, &mut Rng::new(seed), 1);
+            assert_eq!(listed.is_err(), drawn.is_err(), "limit {steps} seed {seed}");
+            match drawn {
+                Err(e) => {
+                    assert!(e.message.contains("steps"), "limit {steps}: {}", e.message);
+                    errors += 1;
+                }
+                Ok(_) => plays += 1,
+            }
+        }
+    }
+    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+}

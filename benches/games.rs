@@ -12,7 +12,7 @@ mod native;
 
 use std::time::Instant;
 use tabula::rng::Rng;
-use tabula::{perft, playout, Game, Source, State};
+use tabula::{perft, playout, playout_listed, Game, Source, State};
 
 /// Playout length cap, for both sides.
 const MAX_PLIES: u32 = 1000;
@@ -74,6 +74,13 @@ fn native_speed(name: &str, start: &State, g: &Game, n: u32, depth: u32) -> Opti
             measure(n, || e.playout(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
         }
         "snekagon.game" => {
+            // Both draw their moves (tabula: pass 15); the listing figures
+            // are the `(listed)` row.
+            let e = native::snekagon::Game::new(6);
+            let s = e.initial();
+            measure(n, || e.playout_drawn(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
+        }
+        "snekagon.game listed" => {
             let e = native::snekagon::Game::new(6);
             let s = e.initial();
             measure(n, || e.playout(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
@@ -103,7 +110,8 @@ fn main() {
         ("tictactoe.game", 5000, 9, Some(127_872)),
         ("connect4.game", 1000, 6, Some(117_649)),
         ("hex.game", 100, 2, Some(14_520)),
-        ("snekagon.game", 20, 2, Some(194_388)),
+        ("snekagon.game", 200, 2, Some(194_388)),
+        ("snekagon.game listed", 20, 2, Some(194_388)),
         ("bug_off.game", 1000, 7, None),
         ("breakthrough.game", 200, 4, Some(256_036)),
     ];
@@ -112,7 +120,12 @@ fn main() {
          native playouts/s, native moves/s, native perft nodes/s, \
          playouts native/interp, perft native/interp"
     );
-    for &(name, n, depth, nodes) in cases {
+    for &(case, n, depth, nodes) in cases {
+        // `NAME listed`: playouts that list every move on both sides.
+        let (name, listed) = match case.strip_suffix(" listed") {
+            Some(name) => (name, true),
+            None => (case, false),
+        };
         let g = load(name);
         let mut s = State::initial(&g).expect("setup");
         // Perft from a referee's deal: the deck in a fixed order (a
@@ -134,7 +147,11 @@ fn main() {
                         &dealt_now
                     }
                 };
-                playout(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
+                if listed {
+                    playout_listed(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
+                } else {
+                    playout(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
+                }
             },
             || perft(&g, &s, depth).expect("perft"),
         );
@@ -142,10 +159,14 @@ fn main() {
             assert_eq!(interp.nodes, nodes, "{name}: perft({depth})");
         }
         let mut line = format!(
-            "{}, {:.1}, {:.0}, {n}, {depth}, {:.0}",
-            g.name, interp.playouts_per_s, interp.moves_per_s, interp.nodes_per_s
+            "{}{}, {:.1}, {:.0}, {n}, {depth}, {:.0}",
+            g.name,
+            if listed { " (listed)" } else { "" },
+            interp.playouts_per_s,
+            interp.moves_per_s,
+            interp.nodes_per_s
         );
-        match native_speed(name, &s, &g, n, depth) {
+        match native_speed(case, &s, &g, n, depth) {
             Some(nat) => {
                 assert_eq!(nat.nodes, interp.nodes, "{name}: native perft({depth})");
                 line.push_str(&format!(

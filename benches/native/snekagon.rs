@@ -328,6 +328,60 @@ impl Game {
         }
     }
 
+    /// Like [`Game::playout`], but each move is drawn the way tabula's
+    /// playouts draw it (pass 15), for a like-for-like figure: the
+    /// candidates are the placements on empty cells of the tiles the mover
+    /// may play, each draw is uniform among the candidates not yet found
+    /// illegal, and an illegal one is put aside and the draw repeated. A
+    /// forced pass is played when no candidate is legal and the other
+    /// player can place.
+    pub fn playout_drawn(&self, s: &State, rng: &mut Rng, max_plies: u32) -> (u32, State) {
+        let mut cands: Vec<(u8, u16)> = Vec::with_capacity(4096);
+        let mut s = *s;
+        let mut plies = 0;
+        loop {
+            let me = s.to_move as usize;
+            let occ = s.stones[0] | s.stones[1];
+            cands.clear();
+            let tiles = Self::tiles(&s, me);
+            for (t, places) in self.places.iter().enumerate() {
+                if tiles >> t & 1 == 1 {
+                    for (i, p) in places.iter().enumerate() {
+                        if p.mask & occ == 0 {
+                            cands.push((t as u8, i as u16));
+                        }
+                    }
+                }
+            }
+            let mut found = None;
+            if plies >= max_plies {
+                if cands
+                    .iter()
+                    .any(|&(t, i)| self.legal(&s, me, &self.places[t as usize][i as usize]))
+                {
+                    return (plies, s);
+                }
+            } else {
+                while !cands.is_empty() {
+                    let j = rng.below(cands.len());
+                    let (t, i) = cands[j];
+                    if self.legal(&s, me, &self.places[t as usize][i as usize]) {
+                        found = Some(Move::Place { tile: t, place: i });
+                        break;
+                    }
+                    cands.swap_remove(j);
+                }
+            }
+            let m = match found {
+                Some(m) => m,
+                None if self.can_place(&s, 1 - me) && plies < max_plies => Move::Pass,
+                None => return (plies, s),
+            };
+            s = self.play(&s, &m);
+            plies += 1;
+        }
+    }
+
     /// A uniformly random game from `s` until it ends or `max_plies`
     /// turns were played; returns the plies played and the last position.
     pub fn playout(&self, s: &State, rng: &mut Rng, max_plies: u32) -> (u32, State) {

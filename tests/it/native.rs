@@ -293,3 +293,24 @@ fn native_playouts_finish() {
     assert!(b.outcome(&s).is_some());
     assert_eq!(b.deal(3), b.deal(3), "a seed gives one deal");
 }
+
+#[test]
+fn native_snekagon_drawn_playouts_play_legal_moves() {
+    // The like-for-like baseline of the bench draws its moves as tabula's
+    // playouts do: cut after `k` turns it spends the same random numbers
+    // up to there, so every turn can be checked against the move list.
+    let n = snekagon::Game::new(6);
+    let mut moves = Vec::new();
+    for seed in 0..5 {
+        let (plies, last) = n.playout_drawn(&n.initial(), &mut engines::Rng::new(seed), 1000);
+        assert!(n.outcome(&last).is_some(), "seed {seed}: the game ends");
+        let mut before = n.initial();
+        for k in 1..=plies {
+            let (_, after) = n.playout_drawn(&n.initial(), &mut engines::Rng::new(seed), k);
+            n.legal_moves(&before, &mut moves);
+            assert!(moves.iter().any(|m| n.play(&before, m) == after), "seed {seed} turn {k}");
+            before = after;
+        }
+        assert_eq!(before, last, "seed {seed}");
+    }
+}

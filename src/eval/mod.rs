@@ -384,8 +384,18 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
 /// Whether the mover has at least one move of the turn (not counting a
 /// forced pass).
 fn has_move_w<const W: usize>(p: &Program<W>, s: &State) -> Result<bool, RunError> {
+    has_move_in(p, s, &mut search::Searcher::default())
+}
+
+/// [`has_move_w`] with the buffers of `searcher` (which must be a
+/// searcher of `p`, or new).
+fn has_move_in<const W: usize>(
+    p: &Program<W>,
+    s: &State,
+    searcher: &mut search::Searcher<W>,
+) -> Result<bool, RunError> {
     let mut any = search::AnySink(false);
-    search::Searcher::default().search(p, s, &mut any)?;
+    searcher.search(p, s, &mut any)?;
     Ok(any.0)
 }
 
@@ -393,6 +403,17 @@ fn has_move_w<const W: usize>(p: &Program<W>, s: &State) -> Result<bool, RunErro
 /// ending). A pass when no player at all has a move ends the game
 /// instead, with the result of `at end` (a draw if there is none).
 pub(crate) fn stuck_w<const W: usize>(p: &Program<W>, s: &State) -> Result<State, RunError> {
+    stuck_in(p, s, &mut search::Searcher::default())
+}
+
+/// [`stuck_w`] with the buffers of `searcher` (a searcher of `p`, or new):
+/// a playout passes its own, so asking whether anybody has a move makes
+/// no new frames (whose tables of remembered conditions are large).
+pub(crate) fn stuck_in<const W: usize>(
+    p: &Program<W>,
+    s: &State,
+    searcher: &mut search::Searcher<W>,
+) -> Result<State, RunError> {
     if let Some(pd) = s.pending.as_deref() {
         // Stuck after a chance event: `on no moves` on the position as it
         // stands, and the turn ends there.
@@ -423,7 +444,7 @@ pub(crate) fn stuck_w<const W: usize>(p: &Program<W>, s: &State) -> Result<State
     for pl in 0..p.t.players as u8 {
         let mut t = s.clone();
         t.current = pl;
-        if has_move_w(p, &t)? {
+        if has_move_in(p, &t, searcher)? {
             nobody = false;
             break;
         }

@@ -194,7 +194,7 @@ fn playout_w<const W: usize>(
         }
         if n == 0 {
             // No move of the turn: `on no moves` ends the game or passes.
-            let st = crate::eval::stuck_w(p, &s)?;
+            let st = crate::eval::stuck_in(p, &s, searcher)?;
             if st.outcome.is_some() {
                 return end(s, plies, (branching, drawn), st.outcome);
             }

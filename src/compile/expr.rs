@@ -310,7 +310,7 @@ pub fn each<const W: usize>(
             }
         }
         Dom::Placements(k) => {
-            let n = cx.t.placements.get(k as usize).map_or(0, Vec::len);
+            let n = cx.t.placements.get(k as usize).map_or(0, |p| p.len());
             for i in 0..n {
                 let g = cx.t.placements[k as usize][i];
                 if let Var::S(v) = var {

@@ -191,8 +191,9 @@ pub struct Tables<const W: usize> {
     pub file_rank: Vec<(i64, i64)>,
     /// `cell(file, rank)`: dense table from `(fmin, rmin)` with `fw` columns.
     pub at: (i64, i64, i64, i64, Vec<CellId>),
-    /// The placements of each kind.
-    pub placements: Vec<Vec<Set<W>>>,
+    /// The placements of each kind (shared with the options of decisions
+    /// among them, which name them by index).
+    pub placements: Vec<std::sync::Arc<[Set<W>]>>,
     /// Per kind, by cell: the placements that cover the cell, as a bit set
     /// of placement indices (`words` words a cell, see
     /// [`Tables::covering`]); empty for a kind whose table would be too
@@ -419,7 +420,7 @@ impl<const W: usize> Tables<W> {
             placements: g
                 .placements
                 .iter()
-                .map(|ps| ps.iter().map(Set::from_cells).collect())
+                .map(|ps| ps.iter().map(Set::from_cells).collect::<Vec<_>>().into())
                 .collect(),
             covering: {
                 let mut budget = MAX_COVERING;

@@ -17,6 +17,7 @@ use crate::compile::{Block, Cx, Dom, Frame, Program, Set, Var};
 use crate::ir::{Quant, Ty, Value, NONE8};
 use crate::source::Span;
 use crate::state::End;
+use std::sync::Arc;
 
 /// How a run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +47,12 @@ pub struct Options<const W: usize> {
     /// set (`words` is then empty; a set form's options are not listed
     /// one by one).
     pub cells: Option<Set<W>>,
+    /// When the options are placements of one kind (pass 11): that kind's
+    /// placements, the ones offered being the set bits of `placed`, in
+    /// order (`sets` is then empty), and how many there are.
+    pub placements: Option<(Arc<[Set<W>]>, usize)>,
+    /// The indices of the placements offered, as a bit set.
+    pub placed: Vec<u64>,
 }
 
 impl<const W: usize> Clone for Options<W> {
@@ -56,6 +63,8 @@ impl<const W: usize> Clone for Options<W> {
             is_set: self.is_set,
             weights: self.weights.clone(),
             cells: self.cells,
+            placements: self.placements.clone(),
+            placed: self.placed.clone(),
         }
     }
 
@@ -67,6 +76,8 @@ impl<const W: usize> Clone for Options<W> {
         self.is_set = o.is_set;
         self.weights.clone_from(&o.weights);
         self.cells = o.cells;
+        self.placements.clone_from(&o.placements);
+        self.placed.clone_from(&o.placed);
     }
 }
 
@@ -75,6 +86,8 @@ impl<const W: usize> Options<W> {
     pub fn len(&self) -> usize {
         if let Some(c) = self.cells {
             c.len()
+        } else if let Some((_, n)) = &self.placements {
+            *n
         } else if self.is_set {
             self.sets.len()
         } else {
@@ -89,6 +102,8 @@ impl<const W: usize> Options<W> {
 
     fn clear(&mut self) {
         self.cells = None;
+        self.placements = None;
+        self.placed.clear();
         self.words.clear();
         self.sets.clear();
         self.weights.clear();
@@ -110,12 +125,58 @@ impl<const W: usize> Options<W> {
     pub fn get(&self, i: usize) -> Pick<W> {
         if let Some(c) = self.cells {
             Pick::W(c.nth(i).map_or(i64::MIN, i64::from))
+        } else if let Some((ps, _)) = &self.placements {
+            let s = nth_bit(&self.placed, i).and_then(|j| ps.get(j).copied());
+            Pick::S(s.unwrap_or(Set::EMPTY))
         } else if self.is_set {
             Pick::S(self.sets[i])
         } else {
             Pick::W(self.words[i])
         }
     }
+}
+
+/// Where a walk through placement options is (see [`Options::next_placed`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PlacedWalk {
+    /// The next word of [`Options::placed`] to load.
+    word: usize,
+    /// The bits of the current word not yet taken.
+    bits: u64,
+}
+
+impl<const W: usize> Options<W> {
+    /// When the options are placements: the next one of a walk through
+    /// them in order (option `i` for the `i`-th call from a new walk);
+    /// `None` for other options, or past the last one.
+    #[inline]
+    pub fn next_placed(&self, at: &mut PlacedWalk) -> Option<Pick<W>> {
+        let (ps, _) = self.placements.as_ref()?;
+        while at.bits == 0 {
+            at.bits = *self.placed.get(at.word)?;
+            at.word += 1;
+        }
+        let j = (at.word - 1) * 64 + at.bits.trailing_zeros() as usize;
+        at.bits &= at.bits - 1;
+        ps.get(j).map(|&s| Pick::S(s))
+    }
+}
+
+/// The index of the `i`-th set bit (from 0) of a bit set, if any.
+#[inline]
+fn nth_bit(words: &[u64], mut i: usize) -> Option<usize> {
+    for (w, &x) in words.iter().enumerate() {
+        let n = x.count_ones() as usize;
+        if i < n {
+            let mut x = x;
+            for _ in 0..i {
+                x &= x - 1;
+            }
+            return Some(w * 64 + x.trailing_zeros() as usize);
+        }
+        i -= n;
+    }
+    None
 }
 
 /// The value a pick stands for at a decision of type `ty`.
@@ -298,8 +359,9 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     });
 }
 
-/// The placements of kind `k` an element test accepts, into `out.sets` in
-/// placement order, from the table of the placements covering each cell:
+/// The placements of kind `k` an element test accepts, into `out` as the
+/// bit set of their indices (see [`Options::placements`]), from the table
+/// of the placements covering each cell:
 /// `all` rejects the placements covering a cell outside its set, `any`
 /// keeps the ones covering a cell of its set, `none` rejects them. False
 /// (nothing written) when the kind has no table.
@@ -325,21 +387,19 @@ fn placements_by_cells<const W: usize>(
         Quant::Any => (target, false),
         _ => (target, true),
     };
+    let mut n = 0;
+    out.placed.clear();
     for w in 0..words {
         let mut m = 0u64;
         for c in cells.iter() {
             m |= cov.get(c as usize * words + w).copied().unwrap_or(0);
         }
         let valid = if (w + 1) * 64 <= ps.len() { u64::MAX } else { (1u64 << (ps.len() % 64)) - 1 };
-        let mut acc = if rejects { !m & valid } else { m };
-        while acc != 0 {
-            let i = w * 64 + acc.trailing_zeros() as usize;
-            acc &= acc - 1;
-            if let Some(p) = ps.get(i) {
-                out.sets.push(*p);
-            }
-        }
+        let acc = if rejects { !m & valid } else { m & valid };
+        n += acc.count_ones() as usize;
+        out.placed.push(acc);
     }
+    out.placements = Some((ps.clone(), n));
     true
 }
 

@@ -16,7 +16,7 @@
 //! buffers have grown.
 
 use super::machine::{
-    bind, options, run, sample_reveal, site_at, take_choice, Options, Pick, Stop,
+    bind, options, run, sample_reveal, site_at, take_choice, Options, Pick, PlacedWalk, Stop,
 };
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
 use crate::compile::expr::bits_at;
@@ -356,12 +356,17 @@ impl<const W: usize> Searcher<W> {
                 }
             }
         }
-        // Options that are the cells of a set are taken in order.
+        // Options that are the cells of a set, or placements, are taken in
+        // order.
         let mut cells = self.opts[depth].cells;
+        let mut placed = PlacedWalk::default();
         for i in 0..n {
             let pick = match &mut cells {
                 Some(c) => Pick::W(c.pop().map_or(i64::MIN, i64::from)),
-                None => self.opts[depth].get(i),
+                None => match self.opts[depth].next_placed(&mut placed) {
+                    Some(pick) => pick,
+                    None => self.opts[depth].get(i),
+                },
             };
             let nb = if i + 1 == n {
                 b

@@ -92,17 +92,17 @@ impl State {
         if self.turn() == Turn::Chance {
             return Ok(None);
         }
-        with_program!(g, p => {
-            if has_move_w(p, self)? {
+        with_program!(g, p => search::with_searcher(p, |sr| {
+            if has_move_in(p, self, sr)? {
                 return Ok(None);
             }
-            Ok(stuck_w(p, self)?.outcome)
-        })
+            Ok(stuck_in(p, self, sr)?.outcome)
+        }))
     }
 
     /// The position after `on no moves` (a pass, or the end of the game).
     fn stuck(&self, g: &Game) -> Result<State, RunError> {
-        with_program!(g, p => stuck_w(p, self))
+        with_program!(g, p => search::with_searcher(p, |sr| stuck_in(p, self, sr)))
     }
 
     /// At a chance node ([`Turn::Chance`]): each outcome as a move, with its
@@ -132,10 +132,9 @@ impl State {
             out.extend(self.chance_outcomes(g)?.into_iter().map(|(m, _)| m));
             return Ok(());
         }
-        with_program!(g, p => {
-            let mut s = search::Searcher::default();
+        with_program!(g, p => search::with_searcher(p, |s| {
             s.search(p, self, &mut search::MovesSink { out: &mut *out })
-        })?;
+        }))?;
         if out.is_empty() && self.stuck(g)?.outcome.is_none() {
             out.push(Move { choices: Vec::new(), stuck: true });
         }
@@ -381,14 +380,9 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
     }
 }
 
-/// Whether the mover has at least one move of the turn (not counting a
-/// forced pass).
-fn has_move_w<const W: usize>(p: &Program<W>, s: &State) -> Result<bool, RunError> {
-    has_move_in(p, s, &mut search::Searcher::default())
-}
-
-/// [`has_move_w`] with the buffers of `searcher` (which must be a
-/// searcher of `p`, or new).
+/// Whether the mover of `s` has at least one move of the turn (not
+/// counting a forced pass), searching with the buffers of
+/// `searcher` (a searcher of `p`, or new).
 fn has_move_in<const W: usize>(
     p: &Program<W>,
     s: &State,

@@ -1372,3 +1372,64 @@ pub fn run_sampled<const W: usize>(
         }
     }
 }
+
+/// One searcher per board width, per thread, for questions asked through
+/// the game API (move lists, whether the game is over): a new searcher
+/// makes new frames, and with them the tables of remembered conditions,
+/// which cost more to clear than a small search.
+#[derive(Default)]
+pub struct Searchers {
+    w1: Option<(u64, Searcher<1>)>,
+    w2: Option<(u64, Searcher<2>)>,
+    w4: Option<(u64, Searcher<4>)>,
+}
+
+/// The slot of [`Searchers`] for a board width.
+pub trait SearcherSlot: Sized {
+    /// The slot for this width.
+    fn slot(c: &mut Searchers) -> &mut Option<(u64, Self)>;
+}
+
+impl SearcherSlot for Searcher<1> {
+    fn slot(c: &mut Searchers) -> &mut Option<(u64, Self)> {
+        &mut c.w1
+    }
+}
+
+impl SearcherSlot for Searcher<2> {
+    fn slot(c: &mut Searchers) -> &mut Option<(u64, Self)> {
+        &mut c.w2
+    }
+}
+
+impl SearcherSlot for Searcher<4> {
+    fn slot(c: &mut Searchers) -> &mut Option<(u64, Self)> {
+        &mut c.w4
+    }
+}
+
+thread_local! {
+    static SEARCHERS: std::cell::RefCell<Searchers> = std::cell::RefCell::default();
+}
+
+/// Calls `f` with this thread's searcher for program `p` (kept from one
+/// call to the next; a new one for another program, or when `f` asks
+/// again from inside).
+pub fn with_searcher<const W: usize, R>(p: &Program<W>, f: impl FnOnce(&mut Searcher<W>) -> R) -> R
+where
+    Searcher<W>: SearcherSlot,
+{
+    SEARCHERS.with(|c| match c.try_borrow_mut() {
+        Ok(mut c) => {
+            let slot = <Searcher<W> as SearcherSlot>::slot(&mut c);
+            if slot.as_ref().is_none_or(|(id, _)| *id != p.id) {
+                *slot = Some((p.id, Searcher::default()));
+            }
+            match slot {
+                Some((_, s)) => f(s),
+                None => f(&mut Searcher::default()),
+            }
+        }
+        Err(_) => f(&mut Searcher::default()),
+    })
+}

@@ -341,17 +341,17 @@ impl Seq {
     /// Takes the first `n` pieces of kind `k` (front first, then face-down
     /// ones, then the back); false, changing nothing, if there are fewer.
     pub fn take(&mut self, k: u16, n: usize) -> bool {
+        // The common case, before counting the whole zone: the first
+        // pieces are the ones asked for.
+        if self.front.get(..n).is_some_and(|f| f.iter().all(|&x| x == k)) {
+            self.front.drain(..n);
+            self.settle();
+            return true;
+        }
         if self.count(k) < n {
             return false;
         }
         let mut left = n;
-        // The common case: the first pieces are the ones asked for.
-        let run = self.front.iter().take_while(|&&x| x == k).count();
-        if run >= left {
-            self.front.drain(..left);
-            self.settle();
-            return true;
-        }
         self.front.retain(|&x| {
             if x == k && left > 0 {
                 left -= 1;
@@ -840,4 +840,44 @@ pub(crate) fn rank(
         _ => Outcome::Shared(winners.iter().fold(0, |m, w| m | (1 << w))),
     };
     (outcome, decided_by)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seq;
+
+    fn seq(front: &[u16], middle: &[u16], back: &[u16]) -> Seq {
+        Seq { front: front.to_vec(), middle: middle.to_vec(), back: back.to_vec() }
+    }
+
+    #[test]
+    fn take_removes_the_first_pieces_of_a_kind_front_then_middle_then_back() {
+        // The first pieces are the ones asked for.
+        let mut s = seq(&[2, 2, 1], &[], &[]);
+        assert!(s.take(2, 2));
+        assert_eq!(s, seq(&[1], &[], &[]));
+        // Not at the start: the first ones of the kind, wherever they are.
+        let mut s = seq(&[2, 1, 2, 2], &[], &[]);
+        assert!(s.take(2, 2));
+        assert_eq!(s, seq(&[1, 2], &[], &[]));
+        let mut s = seq(&[1, 2], &[], &[]);
+        assert!(s.take(2, 1));
+        assert_eq!(s, seq(&[1], &[], &[]));
+        // Then face-down ones, then the back.
+        let mut s = seq(&[1, 2], &[0, 0, 2], &[2, 0]);
+        assert!(s.take(2, 4));
+        assert_eq!(s, seq(&[1, 0], &[], &[]));
+        let mut s = seq(&[0], &[0, 1, 3], &[2]);
+        assert!(s.take(2, 2));
+        assert_eq!(s, seq(&[0], &[0, 1, 1], &[2]));
+        // Fewer than asked for: nothing changes.
+        let mut s = seq(&[2, 2], &[0, 0, 1], &[1]);
+        assert!(!s.take(2, 4));
+        assert_eq!(s, seq(&[2, 2], &[0, 0, 1], &[1]));
+        assert!(!seq(&[], &[], &[]).take(0, 1));
+        // None asked for.
+        let mut s = seq(&[1], &[], &[]);
+        assert!(s.take(2, 0));
+        assert_eq!(s, seq(&[1], &[], &[]));
+    }
 }

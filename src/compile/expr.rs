@@ -209,7 +209,9 @@ pub fn zone_total<const W: usize>(cx: &Cx<'_, W>, z: u16, p: u8) -> i64 {
     if cx.t.zones[z as usize].1 {
         cx.st.seqs[cx.t.sequence(z, p)].len() as i64
     } else {
-        (0..cx.t.kinds as u16).map(|k| i64::from(cx.st.data[cx.t.counter(z, p, k)])).sum()
+        let base = cx.t.counter(z, p, 0);
+        let counts = cx.st.data.get(base..base + cx.t.kinds).unwrap_or(&[]);
+        counts.iter().map(|&n| i64::from(n)).sum()
     }
 }
 
@@ -336,6 +338,8 @@ pub fn each<const W: usize>(
                 return;
             }
             let ordered = cx.t.zones[z as usize].1;
+            // A counted zone's counters lie side by side, one per kind.
+            let (base, kinds) = (cx.t.counter(z, p, 0), cx.t.kinds);
             let mut i = 0usize;
             loop {
                 let k = if ordered {
@@ -348,10 +352,11 @@ pub fn each<const W: usize>(
                         None => return,
                     }
                 } else {
-                    match (i..cx.t.kinds).find(|&k| cx.st.data[cx.t.counter(z, p, k as u16)] > 0) {
-                        Some(k) => {
-                            i = k + 1;
-                            k as u16
+                    let counts = cx.st.data.get(base + i..base + kinds).unwrap_or(&[]);
+                    match counts.iter().position(|&n| n > 0) {
+                        Some(j) => {
+                            i += j + 1;
+                            (i - 1) as u16
                         }
                         None => return,
                     }

@@ -730,6 +730,25 @@ pub struct Program<const W: usize> {
     /// A number no other program of this process has: buffers sized for
     /// one program (see `play::playout`) know whether they fit another.
     pub id: u64,
+    /// The run of `setup` from the empty position up to its first chance
+    /// event (or its end), made the first time a game is dealt: no random
+    /// number is drawn before that point, so every deal starts from
+    /// there (see `State::initial_seeded`). `None` when that run fails:
+    /// deals then run `setup` from the start and report the error.
+    pub setup_prefix: std::sync::OnceLock<Option<SetupPrefix<W>>>,
+}
+
+/// Where every run of `setup` stands at its first chance event: the
+/// position, the frame and the chance event's op (`None`: `setup` has no
+/// chance event and is finished).
+#[derive(Debug, Clone)]
+pub struct SetupPrefix<const W: usize> {
+    /// The position there.
+    pub st: State,
+    /// The frame there.
+    pub fr: Frame<W>,
+    /// The op of the chance event, if the run stopped at one.
+    pub at: Option<u32>,
 }
 
 impl<const W: usize> Program<W> {
@@ -882,5 +901,6 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
             NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         },
+        setup_prefix: std::sync::OnceLock::new(),
     }
 }

@@ -43,14 +43,31 @@ impl State {
     /// The starting position with `seed` deciding the chance events of
     /// `setup` (the deal): the same seed gives the same deal.
     pub fn initial_seeded(g: &Game, seed: u64) -> Result<State, RunError> {
-        let mut s = State::empty(g);
         let mut rng = crate::rng::Rng::new(seed);
         with_program!(g, p => {
-            search::run_sampled(p, &p.setup, &mut s, &mut rng, "setup")?;
+            // Every deal runs the same way up to `setup`'s first chance
+            // event: that part is run once per game.
+            let prefix = p.setup_prefix.get_or_init(|| search::setup_prefix(p, State::empty(g)));
+            let mut s = match prefix {
+                Some(pre) => {
+                    let mut s = pre.st.clone();
+                    if let Some(at) = pre.at {
+                        let mut fr = pre.fr.clone();
+                        let stop = machine::Stop::Fork(at);
+                        search::sample_on(p, &p.setup, &mut s, &mut fr, stop, &mut rng, "setup")?;
+                    }
+                    s
+                }
+                None => {
+                    let mut s = State::empty(g);
+                    search::run_sampled(p, &p.setup, &mut s, &mut rng, "setup")?;
+                    s
+                }
+            };
             s.record(g);
-            search::settle(p, &mut s)
-        })?;
-        Ok(s)
+            search::settle(p, &mut s)?;
+            Ok(s)
+        })
     }
 
     /// Fixes the order of every face-down piece (a referee's deal, a

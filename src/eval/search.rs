@@ -1344,32 +1344,71 @@ pub fn run_sampled<const W: usize>(
     what: &str,
 ) -> Result<(), RunError> {
     let mut fr = p.new_frame();
-    let mut pc = 0;
+    let stop = run(p, block, st, &mut fr, 0)?;
+    sample_on(p, block, st, &mut fr, stop, rng, what)
+}
+
+/// The run of `setup` from `st` (the empty position) up to its first
+/// chance event, or to its end: what every deal has in common. `None`
+/// when that run fails.
+pub fn setup_prefix<const W: usize>(
+    p: &Program<W>,
+    mut st: State,
+) -> Option<crate::compile::SetupPrefix<W>> {
+    let mut fr = p.new_frame();
+    let at = match run(p, &p.setup, &mut st, &mut fr, 0) {
+        Ok(Stop::Done) => None,
+        Ok(Stop::Fork(at)) => Some(at),
+        Ok(Stop::Fail(_)) | Err(_) => return None,
+    };
+    Some(crate::compile::SetupPrefix { st, fr, at })
+}
+
+/// Goes on with a run of `block` (without decisions) that stopped with
+/// `stop`, deciding each chance event with `rng`: a face-down piece is
+/// drawn directly ([`sample_reveal`]), other events list their outcomes
+/// and pick one by its weight (the same outcome from the same random
+/// number either way).
+pub fn sample_on<const W: usize>(
+    p: &Program<W>,
+    block: &crate::compile::Block<W>,
+    st: &mut State,
+    fr: &mut crate::compile::Frame<W>,
+    mut stop: Stop,
+    rng: &mut crate::rng::Rng,
+    what: &str,
+) -> Result<(), RunError> {
     let mut opts = Options::default();
     loop {
-        match run(p, block, st, &mut fr, pc)? {
+        let at = match stop {
             Stop::Done => return Ok(()),
             Stop::Fail(span) => {
                 return Err(RunError { message: format!("{what} could not be carried out"), span })
             }
-            Stop::Fork(at) => {
-                let site = site_at(block, at);
-                if !p.sites.get(site as usize).is_some_and(|s| s.chance) {
-                    return Err(RunError {
-                        message: format!("{what} cannot ask for decisions"),
-                        span: Default::default(),
-                    });
-                }
-                options(p, block, at, st, &mut fr, &mut opts)?;
+            Stop::Fork(at) => at,
+        };
+        let site = site_at(block, at);
+        if !p.sites.get(site as usize).is_some_and(|s| s.chance) {
+            return Err(RunError {
+                message: format!("{what} cannot ask for decisions"),
+                span: Default::default(),
+            });
+        }
+        let pick = match sample_reveal(p, block, at, st, fr, rng)? {
+            Some(k) => Pick::W(k),
+            None => {
+                options(p, block, at, st, fr, &mut opts)?;
                 let Some(i) = crate::rng::pick_weighted(&opts.weights, opts.len(), rng) else {
                     return Err(RunError {
                         message: format!("{what}: a chance event has no outcome"),
                         span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
                     });
                 };
-                pc = bind(p, block, at, st, &mut fr, opts.get(i));
+                opts.get(i)
             }
-        }
+        };
+        let pc = bind(p, block, at, st, fr, pick);
+        stop = run(p, block, st, fr, pc)?;
     }
 }
 

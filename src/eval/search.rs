@@ -892,7 +892,12 @@ impl<const W: usize> Successors<W> {
             let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
             match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
                 Stop::Done => {
-                    out.copy_from(&lv.st);
+                    // The run is spent: its position is moved out, not copied.
+                    if lv.st.same_shape(out) {
+                        std::mem::swap(&mut lv.st, out);
+                    } else {
+                        out.copy_from(&lv.st);
+                    }
                     advance(out, self.players);
                     return settle(p, out);
                 }

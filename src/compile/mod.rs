@@ -172,6 +172,9 @@ pub struct Tables<const W: usize> {
     pub edge: Vec<Set<W>>,
     /// The neighbours of each cell.
     pub nbr: Vec<Set<W>>,
+    /// The cells one step away from each cell, in any of the directions
+    /// (`step(c, d)` for every `d`, the ones on the board).
+    pub stepped: Vec<Set<W>>,
     /// Whether every cell is a neighbour of its neighbours (then the cells
     /// touching a set are the neighbours of its cells).
     pub nbr_symmetric: bool,
@@ -393,6 +396,12 @@ impl<const W: usize> Tables<W> {
             }
             shifts.push(LineShifts { range, k: k as usize, axes, ids });
         }
+        let stepped = (0..cells)
+            .map(|c| {
+                let to = step.get(c * dirs..(c + 1) * dirs).unwrap_or(&[]);
+                to.iter().fold(Set::EMPTY, |s, &n| s.or(Set::one(n)))
+            })
+            .collect();
         Tables {
             rays: b.rays.clone(),
             empty_line: b.empty_line.unwrap_or(0),
@@ -408,6 +417,7 @@ impl<const W: usize> Tables<W> {
             edge,
             nbr_symmetric: (0..cells)
                 .all(|c| nbr[c].iter().all(|n| nbr[n as usize].contains(c as CellId))),
+            stepped,
             nbr,
             all,
             lines,

@@ -106,6 +106,12 @@
 //!    boop. (`for d in dirs { let n = step(square, d)  if occupied(n) and
 //!    ... }`: callgrind, 20 playouts, 252.4M → 248.0M instructions), any
 //!    rule that looks at each neighbour in turn (pushes, flips, captures).
+//!    Rounds over `dirs` from a cell none of whose steps
+//!    ([`super::Tables::stepped`]) is in the set (and the set says no for
+//!    `none`) are all skipped at once, their steps counted together (near
+//!    the step limit they are walked, so the error comes at the same
+//!    round): boop. `perft 3` 130.3M → 110.6M, 20 playouts 206.4M →
+//!    202.7M.
 //! 10. **Element tests and lines as shifts** ([`ElemTest`]). A condition
 //!     `Q c in l: P(c)` about an element `l` (a line, a group, a placement)
 //!     of an outer collection, with `P` in set form and independent of `l`,
@@ -2706,6 +2712,18 @@ enum GuardCell {
     StepFromConst(crate::board::CellId),
 }
 
+impl GuardCell {
+    /// The cell the rounds step from, if they step from one.
+    #[inline]
+    fn origin<const W: usize>(self, cx: &Cx<'_, W>) -> Option<crate::board::CellId> {
+        match self {
+            GuardCell::Elem => None,
+            GuardCell::StepFromSlot(i) => Some(cx.fr.w[i] as crate::board::CellId),
+            GuardCell::StepFromConst(c) => Some(c),
+        }
+    }
+}
+
 impl<const W: usize> Compiler<'_, W> {
     /// `for x in D { let ... ; if G and ... { ... } }` whose rounds do
     /// nothing unless `G`, a set form of one cell (the element, or `let n =
@@ -2790,6 +2808,23 @@ impl<const W: usize> Compiler<'_, W> {
                 return Ctl::Error;
             }
             let (mut set, mut at_none) = pred.eval(cx, cx.t.all);
+            // Rounds over the directions from a cell of which none leads to
+            // a cell the guard lets in: every round is skipped, at once (the
+            // same steps counted, the loop's local left as the last round
+            // leaves it). Near the step limit, the rounds are walked, so the
+            // error comes at the same round.
+            if let (Dom::Dirs, false, Some(c)) = (d, at_none, from.origin(cx)) {
+                let dirs = cx.t.dirs;
+                let next = cx.fr.steps as usize + dirs;
+                let reach = cx.t.stepped.get(c as usize).copied().unwrap_or(Set::EMPTY);
+                if next <= cx.t.max_steps as usize && !reach.meets(set) {
+                    cx.fr.steps = next as u32;
+                    if dirs > 0 {
+                        cx.fr.w[x] = dirs as i64 - 1;
+                    }
+                    return Ctl::Next;
+                }
+            }
             let mut ctl = Ctl::Next;
             super::expr::each(cx, d, var, |cx| {
                 if !tick(cx, span) {

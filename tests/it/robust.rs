@@ -659,3 +659,58 @@ fn a_drawn_decision_respects_the_step_limit() {
     }
     assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
 }
+
+#[test]
+fn guarded_rounds_skipped_at_once_count_their_steps() {
+    // A `for d in dirs` whose rounds all fail their guard is skipped in one
+    // go (pass 9); it must count the same steps as walking the rounds. The
+    // same rule with an `else` (which pass 9 leaves alone) walks every
+    // round: under every step limit both give the same move list, or the
+    // same step error at the same statement (a loop after it counts on),
+    // on the empty board (every loop skipped at once) and after a few
+    // stones (some rounds run).
+    let text = |otherwise: &str| {
+        format!(
+            "game \"Guarded\"\nplayers A, B\nboard square 3 by 3 with 8 neighbours\n\
+             piece Stone \"s\"\n\
+             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+               for d in dirs {{\n  let n = step(c, d)\n\
+                if occupied(n) and owner(n) != me {{\n   remove n\n  }}{otherwise}\n }}\n\
+               for k in range(1, 2) {{\n  let z = k\n }}\n}}\n"
+        )
+    };
+    // The same text but for the `else`, blanked out: spans line up.
+    let otherwise = " else {\n   let z = 0\n  }";
+    let blank: String = otherwise.chars().map(|c| if c == '\n' { c } else { ' ' }).collect();
+    let guarded = crate::game_text(&text(&blank)).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&text(otherwise)).unwrap_or_else(|e| panic!("{e}"));
+    let fired = |g: &tabula::Game| g.program().notes().iter().any(|n| n.starts_with("guarded"));
+    assert!(fired(&guarded) && !fired(&walked));
+    let empty = crate::start(&guarded);
+    let mut later = empty.clone();
+    for m in ["a1", "b2"] {
+        let mv = later.parse_move(&guarded, m).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+        later = later.play(&guarded, &mv).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+    }
+    let (mut errors, mut lists) = (0, 0);
+    for s in [&empty, &later] {
+        for steps in 1..120 {
+            let limits = tabula::compile::Limits { steps, ..Default::default() };
+            let ours = s.legal_moves(&guarded.with_limits(limits));
+            let theirs = s.legal_moves(&walked.with_limits(limits));
+            match (ours, theirs) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "limit {steps}");
+                    lists += 1;
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
+                    assert!(a.message.contains("steps"), "limit {steps}: {}", a.message);
+                    errors += 1;
+                }
+                (a, b) => panic!("limit {steps}: {a:?} against {b:?} walking every round"),
+            }
+        }
+    }
+    assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
+}

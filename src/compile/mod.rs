@@ -172,8 +172,9 @@ pub struct Tables<const W: usize> {
     pub edge: Vec<Set<W>>,
     /// The neighbours of each cell.
     pub nbr: Vec<Set<W>>,
-    /// The cells one step away from each cell, in any of the directions
-    /// (`step(c, d)` for every `d`, the ones on the board).
+    /// `stepped[c * (dirs + 1) + d]`: the cells one step away from `c` in
+    /// direction `d` or a later one (`step(c, e)` for `e >= d`, the ones on
+    /// the board); entry `d = dirs` is empty.
     pub stepped: Vec<Set<W>>,
     /// Whether every cell is a neighbour of its neighbours (then the cells
     /// touching a set are the neighbours of its cells).
@@ -396,12 +397,13 @@ impl<const W: usize> Tables<W> {
             }
             shifts.push(LineShifts { range, k: k as usize, axes, ids });
         }
-        let stepped = (0..cells)
-            .map(|c| {
-                let to = step.get(c * dirs..(c + 1) * dirs).unwrap_or(&[]);
-                to.iter().fold(Set::EMPTY, |s, &n| s.or(Set::one(n)))
-            })
-            .collect();
+        let mut stepped = vec![Set::EMPTY; cells * (dirs + 1)];
+        for c in 0..cells {
+            for d in (0..dirs).rev() {
+                let n = step.get(c * dirs + d).copied().unwrap_or(NO_CELL);
+                stepped[c * (dirs + 1) + d] = stepped[c * (dirs + 1) + d + 1].or(Set::one(n));
+            }
+        }
         Tables {
             rays: b.rays.clone(),
             empty_line: b.empty_line.unwrap_or(0),
@@ -459,6 +461,14 @@ impl<const W: usize> Tables<W> {
             seq_base: g.zones.iter().map(|z| z.seq_base).collect(),
             board: b.clone(),
         }
+    }
+
+    /// The cells one step from `c` in direction `d` or a later one (none
+    /// for a cell off the board).
+    #[inline(always)]
+    pub fn stepped_from(&self, c: CellId, d: usize) -> Set<W> {
+        let i = (c as usize).saturating_mul(self.dirs + 1).saturating_add(d);
+        self.stepped.get(i).copied().unwrap_or(Set::EMPTY)
     }
 
     /// The neighbour of `c` in direction `d`, or `NO_CELL`.

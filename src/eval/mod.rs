@@ -216,7 +216,26 @@ pub fn settle(g: &Game, s: &mut State) -> Result<(), RunError> {
 /// Counts the move paths of exactly `depth` complete turns from `s`.
 /// A game that ends earlier contributes nothing.
 pub fn perft(g: &Game, s: &State, depth: u32) -> Result<u64, RunError> {
-    with_program!(g, p => perft_w(p, s, depth, &mut PerftCx { stack: Vec::new(), sample: None }, 0))
+    with_program!(g, p => perft_with(p, s, depth, None))
+}
+
+/// [`perft`] with this thread's searchers for `p` (kept from one call to
+/// the next: a perft split at its root calls this once per move).
+fn perft_with<const W: usize>(
+    p: &Program<W>,
+    s: &State,
+    depth: u32,
+    sample: Option<crate::rng::Rng>,
+) -> Result<u64, RunError>
+where
+    search::Searcher<W>: search::SearcherSlot,
+{
+    search::with_searchers(p, |stack| {
+        let mut cx = PerftCx { stack: std::mem::take(stack), sample };
+        let r = perft_w(p, s, depth, &mut cx, 0);
+        *stack = cx.stack;
+        r
+    })
 }
 
 /// Like [`perft`], but each chance node counts one outcome drawn with
@@ -229,13 +248,7 @@ pub fn perft_sampled(
     rng: &mut crate::rng::Rng,
 ) -> Result<u64, RunError> {
     let seed = rng.next_u64();
-    with_program!(g, p => perft_w(
-        p,
-        s,
-        depth,
-        &mut PerftCx { stack: Vec::new(), sample: Some(crate::rng::Rng::new(seed)) },
-        0
-    ))
+    with_program!(g, p => perft_with(p, s, depth, Some(crate::rng::Rng::new(seed))))
 }
 
 /// The working memory of perft: a searcher per depth, and the random
@@ -289,7 +302,7 @@ fn perft_w<const W: usize>(
     if leaves > 0 {
         return Ok(nodes);
     }
-    let st = stuck_w(p, s)?;
+    let st = stuck_in(p, s, &mut cx.stack[level])?;
     if st.outcome.is_some() {
         return Ok(0);
     }
@@ -413,13 +426,10 @@ fn has_move_in<const W: usize>(
 /// Runs `on no moves` on a copy: the resulting state (a pass or an
 /// ending). A pass when no player at all has a move ends the game
 /// instead, with the result of `at end` (a draw if there is none).
-pub(crate) fn stuck_w<const W: usize>(p: &Program<W>, s: &State) -> Result<State, RunError> {
-    stuck_in(p, s, &mut search::Searcher::default())
-}
-
-/// [`stuck_w`] with the buffers of `searcher` (a searcher of `p`, or new):
-/// a playout passes its own, so asking whether anybody has a move makes
-/// no new frames (whose tables of remembered conditions are large).
+/// Searches with the buffers of `searcher` (a searcher of `p`, or new):
+/// callers pass one they keep, so asking whether anybody has a move
+/// makes no new frames (whose tables of remembered conditions are
+/// large).
 pub(crate) fn stuck_in<const W: usize>(
     p: &Program<W>,
     s: &State,

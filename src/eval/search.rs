@@ -1417,37 +1417,37 @@ pub fn sample_on<const W: usize>(
     }
 }
 
-/// One searcher per board width, per thread, for questions asked through
-/// the game API (move lists, whether the game is over): a new searcher
+/// Searchers per board width, per thread, kept from one question to the
+/// next (move lists, whether the game is over, perft): a new searcher
 /// makes new frames, and with them the tables of remembered conditions,
-/// which cost more to clear than a small search.
+/// which cost more to make than a small search and start empty.
 #[derive(Default)]
 pub struct Searchers {
-    w1: Option<(u64, Searcher<1>)>,
-    w2: Option<(u64, Searcher<2>)>,
-    w4: Option<(u64, Searcher<4>)>,
+    w1: Option<(u64, Vec<Searcher<1>>)>,
+    w2: Option<(u64, Vec<Searcher<2>>)>,
+    w4: Option<(u64, Vec<Searcher<4>>)>,
 }
 
 /// The slot of [`Searchers`] for a board width.
 pub trait SearcherSlot: Sized {
     /// The slot for this width.
-    fn slot(c: &mut Searchers) -> &mut Option<(u64, Self)>;
+    fn slot(c: &mut Searchers) -> &mut Option<(u64, Vec<Self>)>;
 }
 
 impl SearcherSlot for Searcher<1> {
-    fn slot(c: &mut Searchers) -> &mut Option<(u64, Self)> {
+    fn slot(c: &mut Searchers) -> &mut Option<(u64, Vec<Self>)> {
         &mut c.w1
     }
 }
 
 impl SearcherSlot for Searcher<2> {
-    fn slot(c: &mut Searchers) -> &mut Option<(u64, Self)> {
+    fn slot(c: &mut Searchers) -> &mut Option<(u64, Vec<Self>)> {
         &mut c.w2
     }
 }
 
 impl SearcherSlot for Searcher<4> {
-    fn slot(c: &mut Searchers) -> &mut Option<(u64, Self)> {
+    fn slot(c: &mut Searchers) -> &mut Option<(u64, Vec<Self>)> {
         &mut c.w4
     }
 }
@@ -1456,10 +1456,13 @@ thread_local! {
     static SEARCHERS: std::cell::RefCell<Searchers> = std::cell::RefCell::default();
 }
 
-/// Calls `f` with this thread's searcher for program `p` (kept from one
-/// call to the next; a new one for another program, or when `f` asks
-/// again from inside).
-pub fn with_searcher<const W: usize, R>(p: &Program<W>, f: impl FnOnce(&mut Searcher<W>) -> R) -> R
+/// Calls `f` with this thread's stack of searchers for program `p` (kept
+/// from one call to the next; an empty one for another program, or when
+/// `f` asks again from inside).
+pub fn with_searchers<const W: usize, R>(
+    p: &Program<W>,
+    f: impl FnOnce(&mut Vec<Searcher<W>>) -> R,
+) -> R
 where
     Searcher<W>: SearcherSlot,
 {
@@ -1467,13 +1470,30 @@ where
         Ok(mut c) => {
             let slot = <Searcher<W> as SearcherSlot>::slot(&mut c);
             if slot.as_ref().is_none_or(|(id, _)| *id != p.id) {
-                *slot = Some((p.id, Searcher::default()));
+                *slot = Some((p.id, Vec::new()));
             }
             match slot {
-                Some((_, s)) => f(s),
-                None => f(&mut Searcher::default()),
+                Some((_, v)) => f(v),
+                None => f(&mut Vec::new()),
             }
         }
-        Err(_) => f(&mut Searcher::default()),
+        Err(_) => f(&mut Vec::new()),
+    })
+}
+
+/// Calls `f` with this thread's first searcher for program `p` (see
+/// [`with_searchers`]).
+pub fn with_searcher<const W: usize, R>(p: &Program<W>, f: impl FnOnce(&mut Searcher<W>) -> R) -> R
+where
+    Searcher<W>: SearcherSlot,
+{
+    with_searchers(p, |v| {
+        if v.is_empty() {
+            v.push(Searcher::default());
+        }
+        match v.first_mut() {
+            Some(s) => f(s),
+            None => f(&mut Searcher::default()),
+        }
     })
 }

@@ -869,24 +869,12 @@ impl<const W: usize> Successors<W> {
         let mut pc = pc;
         loop {
             let site = site_at(&p.turn, pc);
-            // A face-down piece is drawn directly; other chance events
-            // list their outcomes.
-            let pick = match sample_reveal(p, &p.turn, pc, &mut lv.st, &mut lv.fr, rng)? {
-                Some(k) => Pick::W(k),
-                None => {
-                    options(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts)?;
-                    let n = self.opts.len();
-                    let Some(k) = crate::rng::pick_weighted(&self.opts.weights, n, rng) else {
-                        return Err(RunError {
-                            message: "a chance event has no outcome".into(),
-                            span: p
-                                .sites
-                                .get(site as usize)
-                                .map_or_else(Default::default, |s| s.span),
-                        });
-                    };
-                    self.opts.get(k)
-                }
+            let Some(pick) = sample(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts, rng)?
+            else {
+                return Err(RunError {
+                    message: "a chance event has no outcome".into(),
+                    span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+                });
             };
             picks.push((site, pick));
             let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
@@ -1370,10 +1358,7 @@ pub fn setup_prefix<const W: usize>(
 }
 
 /// Goes on with a run of `block` (without decisions) that stopped with
-/// `stop`, deciding each chance event with `rng`: a face-down piece is
-/// drawn directly ([`sample_reveal`]), other events list their outcomes
-/// and pick one by its weight (the same outcome from the same random
-/// number either way).
+/// `stop`, deciding each chance event with `rng` (see [`sample`]).
 pub fn sample_on<const W: usize>(
     p: &Program<W>,
     block: &crate::compile::Block<W>,
@@ -1399,22 +1384,35 @@ pub fn sample_on<const W: usize>(
                 span: Default::default(),
             });
         }
-        let pick = match sample_reveal(p, block, at, st, fr, rng)? {
-            Some(k) => Pick::W(k),
-            None => {
-                options(p, block, at, st, fr, &mut opts)?;
-                let Some(i) = crate::rng::pick_weighted(&opts.weights, opts.len(), rng) else {
-                    return Err(RunError {
-                        message: format!("{what}: a chance event has no outcome"),
-                        span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-                    });
-                };
-                opts.get(i)
-            }
+        let Some(pick) = sample(p, block, at, st, fr, &mut opts, rng)? else {
+            return Err(RunError {
+                message: format!("{what}: a chance event has no outcome"),
+                span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+            });
         };
         let pc = bind(p, block, at, st, fr, pick);
         stop = run(p, block, st, fr, pc)?;
     }
+}
+
+/// Decides the chance event at op `at` with `rng`: a face-down piece is
+/// drawn directly ([`sample_reveal`]), other events list their outcomes
+/// (into `opts`) and pick one by its weight — the same outcome from the
+/// same random number either way. `None` when the event has no outcome.
+fn sample<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    at: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    opts: &mut Options<W>,
+    rng: &mut crate::rng::Rng,
+) -> Result<Option<Pick<W>>, RunError> {
+    if let Some(k) = sample_reveal(p, block, at, st, fr, rng)? {
+        return Ok(Some(Pick::W(k)));
+    }
+    options(p, block, at, st, fr, opts)?;
+    Ok(crate::rng::pick_weighted(&opts.weights, opts.len(), rng).map(|i| opts.get(i)))
 }
 
 /// Searchers per board width, per thread, kept from one question to the

@@ -1399,7 +1399,8 @@ pub fn sample_on<const W: usize>(
 /// drawn directly ([`sample_reveal`]), other events list their outcomes
 /// (into `opts`) and pick one by its weight — the same outcome from the
 /// same random number either way. `None` when the event has no outcome.
-fn sample<const W: usize>(
+#[inline]
+pub fn sample<const W: usize>(
     p: &Program<W>,
     block: &Block<W>,
     at: u32,

@@ -192,9 +192,16 @@ impl<const W: usize> Default for Searcher<W> {
 impl<const W: usize> Frame<W> {
     /// Copies `o` into `self`, reusing `self`'s buffers.
     pub fn copy_from(&mut self, o: &Frame<W>) {
-        self.w.clone_from(&o.w);
-        self.s.clone_from(&o.s);
-        self.d.clone_from(&o.d);
+        // Frames of one program have the same sizes: plain copies.
+        if self.w.len() == o.w.len() && self.s.len() == o.s.len() && self.d.len() == o.d.len() {
+            self.w.copy_from_slice(&o.w);
+            self.s.copy_from_slice(&o.s);
+            self.d.copy_from_slice(&o.d);
+        } else {
+            self.w.clone_from(&o.w);
+            self.s.clone_from(&o.s);
+            self.d.clone_from(&o.d);
+        }
         self.epoch = o.epoch;
         self.steps = o.steps;
         self.err = None;

@@ -71,13 +71,23 @@ impl<const W: usize> Clone for Options<W> {
     /// Reuses the buffers (a successor list keeps options from one search
     /// to the next).
     fn clone_from(&mut self, o: &Options<W>) {
-        self.words.clone_from(&o.words);
-        self.sets.clone_from(&o.sets);
+        // Most of the lists are empty on both sides: no call to copy
+        // nothing.
+        fn copy<T: Clone>(a: &mut Vec<T>, b: &[T]) {
+            if !(a.is_empty() && b.is_empty()) {
+                a.clear();
+                a.extend_from_slice(b);
+            }
+        }
+        copy(&mut self.words, &o.words);
+        copy(&mut self.sets, &o.sets);
         self.is_set = o.is_set;
-        self.weights.clone_from(&o.weights);
+        copy(&mut self.weights, &o.weights);
         self.cells = o.cells;
-        self.placements.clone_from(&o.placements);
-        self.placed.clone_from(&o.placed);
+        if self.placements.is_some() || o.placements.is_some() {
+            self.placements.clone_from(&o.placements);
+        }
+        copy(&mut self.placed, &o.placed);
     }
 }
 

@@ -4,9 +4,13 @@
 //! native / interpreter, in one table. Both sides run the same number of
 //! playouts (uniformly random complete moves, capped at 1000 plies) and
 //! the same perft depth from the same position (a perft that finishes
-//! quickly is repeated and the rate averaged). Perft counts are asserted
-//! (against `tests/perft/`, and the natives against the interpreter), so a
-//! fast but wrong generator fails here too.
+//! quickly is repeated and the rate averaged). Each game is measured in
+//! three rounds, the interpreter and the native engine in turn; the rates
+//! printed are the medians of the rounds, and each ratio is the median of
+//! the rounds' ratios, so a drift of the machine's speed between rounds
+//! does not move it. Perft counts are asserted (against `tests/perft/`,
+//! and the natives against the interpreter), so a fast but wrong
+//! generator fails here too.
 
 mod native;
 
@@ -18,6 +22,9 @@ use tabula::{perft, playout, playout_listed, Game, Source, State};
 const MAX_PLIES: u32 = 1000;
 /// A perft is repeated until it has run this long.
 const MIN_PERFT_SECS: f64 = 0.2;
+/// Rounds of measurement per game, the interpreter and the native engine
+/// in turn; the figures printed are the medians.
+const ROUNDS: u32 = 3;
 
 fn load(name: &str) -> Game {
     let path = format!("{}/games/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -131,33 +138,46 @@ fn main() {
         // Perft from a referee's deal: the deck in a fixed order (a
         // face-down deck would make every draw a chance node to expand).
         s.stack(&g, &mut Rng::new(7)).expect("stacked deal");
-        let mut rng = Rng::new(1);
         // Each playout deals afresh when the setup has chance events (as
         // `tabula playout` does); otherwise the start is the same for all.
         let dealt = (!g.setup_has_chance()).then(|| State::initial(&g).expect("setup"));
-        let interp = measure(
-            n,
-            || {
-                let deal = rng.next_u64();
-                let dealt_now;
-                let s = match &dealt {
-                    Some(s) => s,
-                    None => {
-                        dealt_now = State::initial_seeded(&g, deal).expect("setup");
-                        &dealt_now
+        // The interpreter and the native engine in turn, ROUNDS times: the
+        // machine's speed drifts, so each ratio is taken within a round and
+        // the median of the rounds is printed (the rates too).
+        let mut interps = Vec::new();
+        let mut natives = Vec::new();
+        for round in 0..ROUNDS {
+            let mut rng = Rng::new(1 + u64::from(round));
+            let interp = measure(
+                n,
+                || {
+                    let deal = rng.next_u64();
+                    let dealt_now;
+                    let s = match &dealt {
+                        Some(s) => s,
+                        None => {
+                            dealt_now = State::initial_seeded(&g, deal).expect("setup");
+                            &dealt_now
+                        }
+                    };
+                    if listed {
+                        playout_listed(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
+                    } else {
+                        playout(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
                     }
-                };
-                if listed {
-                    playout_listed(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
-                } else {
-                    playout(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
-                }
-            },
-            || perft(&g, &s, depth).expect("perft"),
-        );
-        if let Some(nodes) = nodes {
-            assert_eq!(interp.nodes, nodes, "{name}: perft({depth})");
+                },
+                || perft(&g, &s, depth).expect("perft"),
+            );
+            if let Some(nodes) = nodes {
+                assert_eq!(interp.nodes, nodes, "{name}: perft({depth})");
+            }
+            if let Some(nat) = native_speed(case, &s, &g, n, depth) {
+                assert_eq!(nat.nodes, interp.nodes, "{name}: native perft({depth})");
+                natives.push(nat);
+            }
+            interps.push(interp);
         }
+        let interp = Medians::of(&interps);
         let mut line = format!(
             "{}{}, {:.1}, {:.0}, {n}, {depth}, {:.0}",
             g.name,
@@ -166,20 +186,46 @@ fn main() {
             interp.moves_per_s,
             interp.nodes_per_s
         );
-        match native_speed(case, &s, &g, n, depth) {
-            Some(nat) => {
-                assert_eq!(nat.nodes, interp.nodes, "{name}: native perft({depth})");
-                line.push_str(&format!(
-                    ", {:.1}, {:.0}, {:.0}, {:.1}, {:.1}",
-                    nat.playouts_per_s,
-                    nat.moves_per_s,
-                    nat.nodes_per_s,
-                    nat.playouts_per_s / interp.playouts_per_s,
-                    nat.nodes_per_s / interp.nodes_per_s
-                ));
-            }
-            None => line.push_str(", -, -, -, -, -"),
+        if natives.len() == interps.len() {
+            let nat = Medians::of(&natives);
+            let ratio = |f: fn(&Speed) -> f64| {
+                median(natives.iter().zip(&interps).map(|(a, b)| f(a) / f(b)).collect())
+            };
+            line.push_str(&format!(
+                ", {:.1}, {:.0}, {:.0}, {:.1}, {:.1}",
+                nat.playouts_per_s,
+                nat.moves_per_s,
+                nat.nodes_per_s,
+                ratio(|x| x.playouts_per_s),
+                ratio(|x| x.nodes_per_s)
+            ));
+        } else {
+            line.push_str(", -, -, -, -, -");
         }
         println!("{line}");
+    }
+}
+
+/// The median of some figures (the upper middle one of an even count).
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// The median of each rate over several measurements.
+struct Medians {
+    playouts_per_s: f64,
+    moves_per_s: f64,
+    nodes_per_s: f64,
+}
+
+impl Medians {
+    fn of(runs: &[Speed]) -> Medians {
+        let m = |f: fn(&Speed) -> f64| median(runs.iter().map(f).collect());
+        Medians {
+            playouts_per_s: m(|x| x.playouts_per_s),
+            moves_per_s: m(|x| x.moves_per_s),
+            nodes_per_s: m(|x| x.nodes_per_s),
+        }
     }
 }

@@ -209,6 +209,19 @@
 //!     Snekagon (`choose cover in placements(t) ...` then two `require`s:
 //!     callgrind, 5 playouts, 126.6M → 21.7M instructions), any game that
 //!     places or moves and then checks that the result is legal.
+//! 16. **Touch guards** ([`Compiler::touch_guard`]). In the emptiness test
+//!     of a collection over the groups of a player (`size(collect b in
+//!     groups(opponent) where touches(a, b) and ...: b) > 0`), a filter
+//!     with a conjunct `touches(X, b)` (or `touches(b, X)`) whose `X` does
+//!     not mention the element and cannot fail, on a board whose
+//!     neighbours are symmetric: the cells around `X` are computed once;
+//!     when none of them holds a piece of that player no group can pass,
+//!     so the answer is known without computing the groups, and a group
+//!     not next to `X` is passed over with one set test instead of the
+//!     filter. The elements not looked at take no steps (as in every set
+//!     form). Games: Bug (`prey(a)`, asked of every group of the mover at
+//!     every leaf: callgrind, 100 playouts, 121.8M → 118.5M instructions),
+//!     any game whose captures need contact between groups.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -2673,6 +2686,11 @@ impl<const W: usize> Compiler<'_, W> {
                 let f = filter.as_deref().map(|f| self.cond_of(slot, f));
                 let b = self.set(body);
                 self.unhoist(&flags);
+                if let (Some(touch), Var::S(v)) =
+                    (filter.as_deref().and_then(|f| self.touch_guard(slot, f)), var)
+                {
+                    return self.nonempty_touching(d, touch, v, flags, f, b, span, want);
+                }
                 Box::new(move |cx| {
                     let dv = d(cx);
                     super::expr::forget(cx, &flags);
@@ -2695,6 +2713,83 @@ impl<const W: usize> Compiler<'_, W> {
             // `nonempty_shape` admits nothing else.
             _ => Box::new(|_| false),
         }
+    }
+
+    /// Pass 16: a set `X` such that the filter of a quantifier over
+    /// element `slot` (a set) holds only when `touches(X, slot)`: a
+    /// top-level conjunct `touches(X, e)` or `touches(e, X)` whose `X`
+    /// does not mention the element and cannot fail (boards whose
+    /// neighbours are symmetric, where `touches` is "some cell of one is
+    /// next to some cell of the other", either way round).
+    fn touch_guard(&mut self, slot: Slot, filter: &Expr) -> Option<S<W>> {
+        if !self.t.nbr_symmetric {
+            return None;
+        }
+        let mut conj = Vec::new();
+        conjuncts(filter, &mut conj);
+        for c in conj {
+            let Expr::Builtin(Builtin::Touches, args, _) = c else { continue };
+            let [a, b] = &args[..] else { continue };
+            for (x, e) in [(a, b), (b, a)] {
+                if matches!(e, Expr::Local(s, _) if *s == slot)
+                    && !reads_any(x, &[slot])
+                    && !may_fail(x)
+                {
+                    self.notes.push(
+                        "touch guard: a quantifier over groups looks only at the groups next to a set"
+                            .into(),
+                    );
+                    return Some(self.set(x));
+                }
+            }
+        }
+        None
+    }
+
+    /// [`Compiler::nonempty`] of a collect whose filter holds only for
+    /// elements touching the set `touch` (pass 16): over the groups of a
+    /// player, nothing is looked at when no piece of that player is next
+    /// to the set (not even the groups, which are then not computed), and
+    /// a group not next to it is passed over with one set test.
+    #[allow(clippy::too_many_arguments)]
+    fn nonempty_touching(
+        &mut self,
+        d: super::D<W>,
+        touch: S<W>,
+        v: u16,
+        flags: Vec<u16>,
+        f: Option<B<W>>,
+        b: S<W>,
+        span: crate::source::Span,
+        want: bool,
+    ) -> B<W> {
+        Box::new(move |cx| {
+            let dv = d(cx);
+            super::expr::forget(cx, &flags);
+            let near = super::expr::around(cx.t, touch(cx));
+            if let Dom::Groups(p) = dv {
+                if !near.meets(super::expr::pieces(cx, i64::from(p))) {
+                    return !want;
+                }
+            }
+            let mut hit = false;
+            super::expr::each_ticked(cx, dv, Var::S(v), span, |cx| {
+                if !near.meets(cx.fr.s[v as usize]) {
+                    return true;
+                }
+                if let Some(f) = &f {
+                    if !f(cx) {
+                        return true;
+                    }
+                }
+                if b(cx).is_empty() {
+                    return true;
+                }
+                hit = true;
+                false
+            });
+            hit == want
+        })
     }
 }
 

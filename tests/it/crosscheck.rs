@@ -225,6 +225,7 @@ fn cases() -> Vec<(String, Game)> {
                 on no moves { pass }";
     out.push(("draw".into(), crate::game_text(draw).expect("draw game")));
     out.push(("drawn".into(), crate::game_text(DRAWN).expect("drawn game")));
+    out.push(("touch".into(), crate::game_text(TOUCH).expect("touch game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),
@@ -257,6 +258,22 @@ pub const DRAWN: &str = "players A, B\nboard square 4 by 4\npiece Stone\npiece W
         place Stone at e\n\
       }\n\
       if size(pieces(me)) >= 7 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// Quantifiers over groups whose filter asks `touches` (pass 16, the
+/// touch guard), both ways round, wanting a non-empty and an empty
+/// collection, on a board of four neighbours.
+pub const TOUCH: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
+    def near(s) = collect b in groups(opponent) where touches(s, b) and size(b) >= 2: b\n\
+    turn {\n\
+      choose c in cells where empty(c)\n\
+      place Stone at c\n\
+      if size(near(group(c))) > 0 {\n\
+        for y in near(group(c)) { remove y }\n\
+      }\n\
+      if size(collect b in groups(me) where size(b) >= 3 and touches(b, pieces(opponent)): b) == 0\n\
+         and size(pieces(me)) >= 7 { win me }\n\
     }\n\
     on no moves { pass }";
 

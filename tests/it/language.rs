@@ -654,6 +654,7 @@ fn bundled_games_use_their_compile_passes() {
                 "set form: `any` over a collection of sets, counted for every cell at once",
                 "emptiness of a collected set: stops at the first non-empty element",
                 "shared: a collected set's body computed once with its filter",
+                "touch guard: a quantifier over groups looks only at the groups next to a set",
             ],
         ),
         (

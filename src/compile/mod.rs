@@ -744,6 +744,13 @@ pub struct Program<const W: usize> {
     /// For each site, whether its tail runs into a chance event (pass 14,
     /// see [`opt::tails`]).
     pub chance_tails: Vec<Option<ChanceTail<W>>>,
+    /// No statement that runs during play (`turn`, `on no moves`, `at
+    /// end`) has an `add`, and some chance tail moves pieces between zones
+    /// (pass 14): the pieces all zones hold never grow after setup, so a
+    /// caller searching many positions of one game (a playout, perft) may
+    /// count them once, at its first position, for the overflow bound
+    /// ([`crate::eval::search::Searcher::search_within`]).
+    pub fixed_pieces: bool,
     /// What each pass did, one line per use (for `tabula check --passes`
     /// style reports and tests).
     pub notes: Vec<String>,
@@ -817,6 +824,16 @@ impl Compiled {
             Compiled::W1(p) => &p.notes,
             Compiled::W2(p) => &p.notes,
             Compiled::W4(p) => &p.notes,
+        }
+    }
+
+    /// Whether playouts and perft count the pieces in zones once, at the
+    /// position they start from ([`Program::fixed_pieces`]).
+    pub fn fixed_pieces(&self) -> bool {
+        match self {
+            Compiled::W1(p) => p.fixed_pieces,
+            Compiled::W2(p) => p.fixed_pieces,
+            Compiled::W4(p) => p.fixed_pieces,
         }
     }
 }
@@ -902,6 +919,11 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     ));
     let has_chance = g.has_chance();
     let chance_first = has_chance && stmt::chance_before_decision(&turn);
+    let adds = |b: &[ir::Stmt]| b.iter().any(opt::adds_pieces);
+    let fixed_pieces = !adds(&g.turn)
+        && !g.no_moves.as_deref().is_some_and(adds)
+        && !g.at_end.as_deref().is_some_and(adds)
+        && chance_tails.iter().flatten().any(|t| t.moves_pieces);
     Program {
         t,
         turn,
@@ -916,6 +938,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         reads_start,
         sites,
         chance_tails,
+        fixed_pieces,
         notes,
         id: {
             static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);

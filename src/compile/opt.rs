@@ -1553,7 +1553,7 @@ pub fn tails(g: &ir::Game) -> Tails {
 
 /// Whether `s` is or holds an `add` (the one statement that puts new
 /// pieces into zones; actions are inlined as blocks).
-fn adds_pieces(s: &Stmt) -> bool {
+pub(crate) fn adds_pieces(s: &Stmt) -> bool {
     let any = |b: &[Stmt]| b.iter().any(adds_pieces);
     match &s.kind {
         StmtKind::Add { .. } => true,

@@ -231,7 +231,10 @@ where
     search::Searcher<W>: search::SearcherSlot,
 {
     search::with_searchers(p, |stack| {
-        let mut cx = PerftCx { stack: std::mem::take(stack), sample };
+        // Play adds no pieces to zones: the count at the root bounds it
+        // at every position below.
+        let pieces = p.fixed_pieces.then(|| s.zone_pieces(p.t.counter_base));
+        let mut cx = PerftCx { stack: std::mem::take(stack), sample, pieces };
         let r = perft_w(p, s, depth, &mut cx, 0);
         *stack = cx.stack;
         r
@@ -256,6 +259,9 @@ pub fn perft_sampled(
 struct PerftCx<const W: usize> {
     stack: Vec<search::Searcher<W>>,
     sample: Option<crate::rng::Rng>,
+    /// A bound on the pieces in zones at every position of the count
+    /// ([`Program::fixed_pieces`]).
+    pieces: Option<u64>,
 }
 
 fn perft_w<const W: usize>(
@@ -294,8 +300,9 @@ fn perft_w<const W: usize>(
         cx.stack.push(search::Searcher::default());
     }
     let mut searcher = std::mem::take(&mut cx.stack[level]);
+    let pieces = cx.pieces;
     let mut sink = PerftSink { depth, cx, level, nodes: 0, leaves: 0, scratch: None };
-    let r = searcher.search(p, s, &mut sink);
+    let r = searcher.search_within(p, s, &mut sink, pieces);
     let (nodes, leaves) = (sink.nodes, sink.leaves);
     cx.stack[level] = searcher;
     r?;

@@ -171,8 +171,9 @@ pub struct Searcher<const W: usize> {
     budget: u32,
     /// The turn's events so far, for moves that stop at chance.
     prefix: Vec<Choice>,
-    /// How many pieces the zones held when the turn began, once asked
-    /// (pass 14's overflow bound, for turns without `add`).
+    /// How many pieces the zones held when the turn began, once asked,
+    /// or a bound the caller gave (pass 14's overflow bound, for turns
+    /// without `add`).
     start_pieces: Option<u64>,
 }
 
@@ -252,6 +253,21 @@ impl<const W: usize> Searcher<W> {
         st: &State,
         sink: &mut impl Sink<W>,
     ) -> Result<(), RunError> {
+        self.search_within(p, st, sink, None)
+    }
+
+    /// [`Searcher::search`], told that all zones of `st` together hold at
+    /// most `pieces` pieces (when known: the count of a position this one
+    /// descends from, in a game whose play adds none,
+    /// [`Program::fixed_pieces`]), so that the overflow bound of pass 14
+    /// is not counted again.
+    pub fn search_within(
+        &mut self,
+        p: &Program<W>,
+        st: &State,
+        sink: &mut impl Sink<W>,
+        pieces: Option<u64>,
+    ) -> Result<(), RunError> {
         let prefix = st.pending.as_deref().map_or(&[][..], |pd| &pd.events[..]);
         if self.levels.is_empty() {
             self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
@@ -274,7 +290,7 @@ impl<const W: usize> Searcher<W> {
         fr.err = None;
         self.path.clear();
         self.budget = p.t.max_choices;
-        self.start_pieces = None;
+        self.start_pieces = pieces;
         let mut pc = 0;
         if p.has_chance {
             self.prefix.clear();

@@ -134,6 +134,9 @@ fn playout_w<const W: usize>(
 ) -> Result<Playout, RunError> {
     let mut s = start.clone();
     let Bufs { searcher, succ, .. } = bufs;
+    // Play adds no pieces to zones: their count at the start bounds it
+    // at every later position.
+    let pieces = p.fixed_pieces.then(|| start.zone_pieces(p.t.counter_base));
     succ.drawing(draw);
     let mut branching = 0;
     // A ply is a move of a player, or a turn that chance alone played.
@@ -170,7 +173,7 @@ fn playout_w<const W: usize>(
             continue;
         }
         succ.clear(p.t.players);
-        searcher.search(p, &s, succ)?;
+        searcher.search_within(p, &s, succ, pieces)?;
         let n = succ.total;
         if succ.candidates > 0 {
             // Some moves are candidates of a drawn decision (pass 15):

@@ -518,16 +518,26 @@ fn a_play_before_a_draw_that_would_overfill_a_zone_stops_with_the_error() {
     // The options of a play that runs into a draw are listed without
     // running them only while no zone can overflow: with 65535 pieces in
     // the heap, moving the card there stops with the rule error, as the
-    // reference does; with one fewer the play is a legal move.
+    // reference does; with one fewer the play is a legal move. Playouts
+    // and perft, which count the pieces once for all the positions they
+    // search (play adds none), stop there too.
     for (heap, legal) in [(65534, true), (65535, false)] {
         let g = play_then_draw(heap, "move 1 c from hand(me) to heap");
+        assert!(g.program().fixed_pieces(), "the bound is counted once");
         let s = crate::start(&g);
         let ours = s.legal_moves(&g);
         let theirs = tabula::interp::reference::legal_moves(&g, &s);
+        let perft = tabula::perft(&g, &s, 1);
+        let playout = tabula::playout(&g, &s, &mut tabula::rng::Rng::new(1), 0);
         if legal {
             assert_eq!(ours.expect("legal").len(), 1, "heap {heap}");
             assert_eq!(theirs.expect("legal").len(), 1, "heap {heap}");
+            perft.expect("perft");
+            playout.expect("playout");
         } else {
+            for e in [perft.expect_err("perft"), playout.expect_err("playout")] {
+                assert!(e.message.contains("more than 65535"), "{}", e.message);
+            }
             let e = ours.expect_err("past the limit");
             assert!(e.message.contains("more than 65535"), "{}", e.message);
             assert_eq!(pointed(&g, &e), "move 1 c from hand(me) to heap");
@@ -552,8 +562,11 @@ fn an_add_earlier_in_the_turn_counts_for_the_overflow_bound() {
                   move last(deck) from deck to hand(next(me))\n}\n";
     let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
     assert!(g.program().notes().iter().any(|n| n.starts_with("chance tail")));
+    assert!(!g.program().fixed_pieces(), "play adds pieces: no count for all positions");
     let s = crate::start(&g);
     let e = s.legal_moves(&g).expect_err("past the limit");
+    let p = tabula::perft(&g, &s, 1).expect_err("perft past the limit");
+    assert!(p.message.contains("more than 65535"), "{}", p.message);
     assert!(e.message.contains("more than 65535"), "{}", e.message);
     assert_eq!(pointed(&g, &e), "move 1 c from hand(me) to heap");
     let r = tabula::interp::reference::legal_moves(&g, &s).expect_err("the reference stops too");

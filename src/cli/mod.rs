@@ -244,6 +244,12 @@ enum Command {
         /// instead of adding up all of them.
         #[arg(long)]
         sample_chance: bool,
+        /// First fix the order of every face-down piece (drawn with
+        /// `--seed`), as a stacked deck: draws then follow that order and
+        /// are not chance events, and the count is of the players' moves
+        /// alone.
+        #[arg(long)]
+        stack: bool,
         #[command(flatten)]
         view: View,
         #[command(flatten)]
@@ -501,10 +507,11 @@ fn run(ctx: &common::Ctx, command: Command) -> Result<()> {
         Command::Explain { game, mv, from, view, json } => {
             show::explain(ctx, &game.file, &mv, &from, &view, json.json)
         }
-        Command::Perft { game, depth, from, divide, sample_chance, view, jobs, json } => {
+        Command::Perft { game, depth, from, divide, sample_chance, stack, view, jobs, json } => {
             let opts = perft::Opts {
                 divide,
                 sample: sample_chance,
+                stack,
                 jobs: jobs.jobs as usize,
                 json: json.json,
             };

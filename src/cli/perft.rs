@@ -35,6 +35,8 @@ pub struct Opts {
     pub divide: bool,
     /// One drawn outcome at each chance node.
     pub sample: bool,
+    /// Face-down pieces in a fixed order first (a stacked deck).
+    pub stack: bool,
     /// Threads.
     pub jobs: usize,
     /// JSON output.
@@ -49,9 +51,13 @@ pub fn perft(
     view: &super::View,
     opts: Opts,
 ) -> Result<()> {
-    let Opts { divide, sample, jobs, json } = opts;
+    let Opts { divide, sample, stack, jobs, json } = opts;
     let g = load(ctx, file)?;
-    let s = start(ctx, &g, from)?;
+    let mut s = start(ctx, &g, from)?;
+    if stack {
+        let mut rng = tabula::rng::Rng::new(ctx.seed());
+        s.stack(&g, &mut rng).map_err(|e| run_err(&g, e))?;
+    }
     // Counting past the mover's own moves walks through everybody's hands.
     if g.has_hidden_information() && !view.reveal && (depth > 1 || s.pending().is_some()) {
         return Err(miette!(

@@ -277,6 +277,30 @@ fn bug_off_seeded_deals_and_random_games() {
 }
 
 #[test]
+fn cli_perft_of_a_stacked_deal_agrees_with_the_native_engine() {
+    // `perft --stack --seed S` counts from the deal of seed S with the
+    // deck then stacked by S: the native engine, given that position,
+    // counts the same; without `--stack` every draw is a chance node and
+    // the count is larger.
+    let g = game("bug_off.game");
+    let n = bug_off::Game::new(2, 10);
+    let mut ours = State::initial_seeded(&g, 5).unwrap();
+    ours.stack(&g, &mut tabula::rng::Rng::new(5)).unwrap();
+    let theirs = n.position(&ours.to_text(&g)).expect("a deal");
+    let args = ["perft", "games/bug_off.game", "4", "--reveal", "--seed", "5", "-q"];
+    let stacked = crate::tabula(&[&args[..], &["--stack"]].concat(), "");
+    let text = String::from_utf8_lossy(&stacked.stdout).to_string();
+    assert_eq!(text, format!("perft(4) = {}\n", n.perft(&theirs, 4)), "{stacked:?}");
+    // Unstacked, two plies already pass a draw (kept short: every
+    // outcome of every draw is counted).
+    let args = ["perft", "games/bug_off.game", "2", "--reveal", "--seed", "5", "-q"];
+    let drawn = crate::tabula(&args, "");
+    let text = String::from_utf8_lossy(&drawn.stdout).to_string();
+    let count: u64 = text.trim().trim_start_matches("perft(2) = ").parse().expect("a count");
+    assert!(count > n.perft(&theirs, 2), "{text}");
+}
+
+#[test]
 fn native_playouts_finish() {
     let mut rng = engines::Rng::new(7);
     let b = boop::Game::new();

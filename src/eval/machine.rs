@@ -319,6 +319,11 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     let d = (c.dom)(cx);
     out.is_set = matches!(c.var, Var::S(_));
     let var = c.var;
+    if let (None, None, Dom::Zone(z, pl), Var::W(_)) = (&c.filter, &c.elems, d, var) {
+        if zone_kinds(cx, z, pl, out) {
+            return;
+        }
+    }
     if let Some(test) = &c.elems {
         let sets = test.sets(cx);
         if let Some(sh) = c.by_shifts.and_then(|i| cx.t.shifts.get(i)) {
@@ -367,6 +372,33 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
         }
         true
     });
+}
+
+/// The kinds in a counted (unordered) zone, as the options of a `choose`
+/// without a filter: read from the zone's counters at once, each kind a
+/// step as when walked one by one. False (nothing written) for an ordered
+/// zone, or when the steps would pass the limit (the walk then reports
+/// the error at the same element).
+#[inline]
+fn zone_kinds<const W: usize>(cx: &mut Cx<'_, W>, z: u16, pl: u8, out: &mut Options<W>) -> bool {
+    if pl == NONE8 || cx.t.zones.get(z as usize).is_none_or(|x| x.1) {
+        return false;
+    }
+    let (base, kinds) = (cx.t.counter(z, pl, 0), cx.t.kinds);
+    let Some(counts) = cx.st.data.get(base..base + kinds) else { return false };
+    let start = out.words.len();
+    out.words.extend(counts.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, _)| k as i64));
+    let n = (out.words.len() - start) as u32;
+    match cx.fr.steps.checked_add(n) {
+        Some(s) if s <= cx.t.max_steps => {
+            cx.fr.steps = s;
+            true
+        }
+        _ => {
+            out.words.truncate(start);
+            false
+        }
+    }
 }
 
 /// The placements of kind `k` an element test accepts, into `out` as the

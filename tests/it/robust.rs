@@ -727,3 +727,48 @@ fn guarded_rounds_skipped_at_once_count_their_steps() {
     }
     assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
 }
+
+#[test]
+fn a_zone_listed_at_once_counts_its_steps() {
+    // `choose k in pool(me)` over a counted zone without a filter lists the
+    // kinds from the zone's counters at once; it must count a step per kind
+    // as walking them does. The same rule with a filter that always holds
+    // walks them: under every step limit both give the same move list, or
+    // the same step error at the same statement.
+    let text = |filter: &str| {
+        format!(
+            "game \"Pool\"\nplayers A, B\nboard square 2 by 2\n\
+             piece Red \"r\"\npiece Green \"g\"\npiece Blue \"b\"\n\
+             zone pool per player\n\
+             setup {{\n for p in players {{\n  add 2 Red to pool(p)\n  add Blue to pool(p)\n }}\n}}\n\
+             turn {{\n choose k in pool(me){filter}\n choose c in cells where empty(c)\n\
+               take k from pool(me)\n place k at c\n\
+               for i in range(1, 3) {{\n  let z = i\n }}\n}}\n"
+        )
+    };
+    let filter = " where count(pool(me)) > 0";
+    let blank: String = filter.chars().map(|_| ' ').collect();
+    let listed = crate::game_text(&text(&blank)).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&text(filter)).unwrap_or_else(|e| panic!("{e}"));
+    let s = crate::start(&listed);
+    let (mut errors, mut lists) = (0, 0);
+    for steps in 1..40 {
+        let limits = tabula::compile::Limits { steps, ..Default::default() };
+        let ours = s.legal_moves(&listed.with_limits(limits));
+        let theirs = s.legal_moves(&walked.with_limits(limits));
+        match (ours, theirs) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b, "limit {steps}");
+                assert_eq!(a.len(), 8, "two kinds on four cells");
+                lists += 1;
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
+                assert!(a.message.contains("steps"), "limit {steps}: {}", a.message);
+                errors += 1;
+            }
+            (a, b) => panic!("limit {steps}: {a:?} against {b:?} walking every kind"),
+        }
+    }
+    assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
+}

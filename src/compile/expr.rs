@@ -33,6 +33,9 @@ pub struct Compiler<'g, const W: usize> {
     /// compiled (see `opt::hoist`): the expression, the local caching its
     /// value and the word that says whether it is cached.
     pub hoisted: Vec<(*const Expr, Var, u16)>,
+    /// The decisions asked a `require` as their options are listed (pass
+    /// 17, `stmt::ChooseOp::nbr`).
+    pub nbr_sites: Vec<u16>,
 }
 
 /// The board code on `c` (0 when empty or not a cell).
@@ -563,6 +566,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             memos: 0,
             reads_start: false,
             hoisted: Vec::new(),
+            nbr_sites: Vec::new(),
         }
     }
 

@@ -691,6 +691,9 @@ pub struct SiteInfo {
     /// this many steps. A playout may then draw its move among the options
     /// without running them all.
     pub drawn: Option<u32>,
+    /// Set by the neighbourhood-require pass (pass 17): the options of
+    /// this decision are asked a `require` (`stmt::ChooseOp::nbr`).
+    pub nbr: bool,
 }
 
 /// A decision whose options all run, without failing, into the reveal of
@@ -876,6 +879,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             chance: s.chance,
             chance_tail: tails.chance.contains_key(&(i as u16)),
             drawn: tails.drawn.get(&(i as u16)).copied(),
+            nbr: c.nbr_sites.contains(&(i as u16)),
         })
         .collect::<Vec<_>>();
     let chance_tails = (0..g.sites.len())

@@ -9,7 +9,7 @@
 
 use super::effect::{self, CKey, Ctl, StmtFn};
 use super::expr::Compiler;
-use super::opt::Pred;
+use super::opt::{NbrRequire, Pred};
 use super::{Cx, Var, B, D, I, S};
 use crate::ir::{Expr, Key, Stmt, StmtKind, Ty};
 use crate::source::Span;
@@ -37,6 +37,10 @@ pub struct ChooseOp<const W: usize> {
     /// With `elems`, over `lines(k)`: the index in `Tables::shifts` of
     /// those lines, when the options are listed by shifts.
     pub by_shifts: Option<usize>,
+    /// Over placements: a `require` after the decision about the cells
+    /// around the chosen one, asked of each placement as the options are
+    /// listed (pass 17).
+    pub nbr: Option<NbrRequire<W>>,
     /// The statement.
     pub span: Span,
     /// The filter's span (or the statement's).
@@ -134,12 +138,22 @@ impl<const W: usize> Compiler<'_, W> {
 
     fn stmts(&mut self, stmts: &[Stmt], ops: &mut Vec<Op<W>>) {
         let mut run: Vec<StmtFn<W>> = Vec::new();
-        for s in stmts {
+        // A `require` asked as the options of a decision are listed (pass
+        // 17): not run again after the decision.
+        let mut pushed = None;
+        for (i, s) in stmts.iter().enumerate() {
+            if pushed == Some(i) {
+                continue;
+            }
             if has_fork(s) {
                 if !run.is_empty() {
                     ops.push(Op::Run(effect::seq(std::mem::take(&mut run))));
                 }
-                self.fork_stmt(s, ops);
+                let nbr = self.nbr_require(stmts, i).map(|(j, r)| {
+                    pushed = Some(j);
+                    r
+                });
+                self.fork_stmt(s, ops, nbr);
             } else {
                 run.push(self.stmt_fn(s));
             }
@@ -320,7 +334,7 @@ impl<const W: usize> Compiler<'_, W> {
     }
 
     /// A statement with a decision in it, as ops.
-    fn fork_stmt(&mut self, s: &Stmt, ops: &mut Vec<Op<W>>) {
+    fn fork_stmt(&mut self, s: &Stmt, ops: &mut Vec<Op<W>>, nbr: Option<NbrRequire<W>>) {
         let span = s.span;
         match &s.kind {
             StmtKind::Choose { site, slot, domain, filter } => {
@@ -375,6 +389,7 @@ impl<const W: usize> Compiler<'_, W> {
                     fast,
                     elems,
                     by_shifts,
+                    nbr: nbr.inspect(|_| self.nbr_sites.push(*site)),
                     span,
                     filter_span,
                 })));
@@ -422,6 +437,7 @@ impl<const W: usize> Compiler<'_, W> {
                     fast: None,
                     elems: None,
                     by_shifts: None,
+                    nbr: None,
                     span,
                     filter_span,
                 })));

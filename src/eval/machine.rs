@@ -374,6 +374,60 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
     });
 }
 
+/// Drops the options of the decision at `pc` (listed into `opts`) that
+/// the `require` asked with it rejects (pass 17): a search that runs every
+/// option calls this after counting them against its budget, as the
+/// written rule counts them; a playout that draws asks [`admits`] of the
+/// option it draws instead.
+pub fn prune<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    opts: &mut Options<W>,
+) {
+    let Some(Op::Choose(c)) = block.ops.get(pc as usize) else { return };
+    let Some(r) = &c.nbr else { return };
+    let mut cx = Cx { t: &p.t, st, fr };
+    let ns = r.sets(&mut cx);
+    let t = cx.t;
+    if let Some((ps, n)) = &mut opts.placements {
+        for (w, bits) in opts.placed.iter_mut().enumerate() {
+            let mut m = *bits;
+            while m != 0 {
+                let b = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if !r.holds(t, &ns, ps[w * 64 + b]) {
+                    *bits &= !(1u64 << b);
+                    *n -= 1;
+                }
+            }
+        }
+    } else {
+        opts.sets.retain(|&e| r.holds(t, &ns, e));
+    }
+}
+
+/// Whether the `require` asked with the decision at `pc` (pass 17) admits
+/// option `pick` (always, for a decision without one).
+pub fn admits<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    pick: Pick<W>,
+) -> bool {
+    let (Some(Op::Choose(c)), Pick::S(e)) = (block.ops.get(pc as usize), pick) else {
+        return true;
+    };
+    let Some(r) = &c.nbr else { return true };
+    let mut cx = Cx { t: &p.t, st, fr };
+    let ns = r.sets(&mut cx);
+    r.holds(cx.t, &ns, e)
+}
+
 /// The kinds in a counted (unordered) zone, as the options of a `choose`
 /// without a filter: read from the zone's counters at once, each kind a
 /// step as when walked one by one. False (nothing written) for an ordered
@@ -575,10 +629,18 @@ pub fn take_choice<const W: usize>(
                     (Var::S(i), Pick::S(s)) => cx.fr.s[i as usize] = s,
                     _ => {}
                 }
-                if c.filter.as_ref().is_none_or(|f| f(&mut cx)) {
-                    Ok(pc + 1)
-                } else {
+                if !c.filter.as_ref().is_none_or(|f| f(&mut cx)) {
                     Err(c.filter_span)
+                } else if let (Some(r), Pick::S(e)) = (&c.nbr, pick) {
+                    // Pass 17: the `require` after the decision, asked now.
+                    let ns = r.sets(&mut cx);
+                    if r.holds(cx.t, &ns, e) {
+                        Ok(pc + 1)
+                    } else {
+                        Err(r.span)
+                    }
+                } else {
+                    Ok(pc + 1)
                 }
             }
         }

@@ -16,7 +16,8 @@
 //! buffers have grown.
 
 use super::machine::{
-    bind, options, run, sample_reveal, site_at, take_choice, Options, Pick, PlacedWalk, Stop,
+    admits, bind, options, prune, run, sample_reveal, site_at, take_choice, Options, Pick,
+    PlacedWalk, Stop,
 };
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
 use crate::compile::expr::bits_at;
@@ -379,6 +380,11 @@ impl<const W: usize> Searcher<W> {
                 }
             }
         }
+        if p.sites.get(site as usize).is_some_and(|s| s.nbr) {
+            let lv = &mut self.levels[b];
+            prune(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth]);
+        }
+        let n = self.opts[depth].len();
         // Options that are the cells of a set, or placements, are taken in
         // order.
         let mut cells = self.opts[depth].cells;
@@ -809,7 +815,11 @@ impl<const W: usize> Successors<W> {
             }
             slot => slot.insert(fork.clone()),
         };
-        let resume = bind(p, &p.turn, *pc, &mut lv.st, &mut lv.fr, opts.get(at));
+        let pick = opts.get(at);
+        if !admits(p, &p.turn, *pc, &mut lv.st, &mut lv.fr, pick) {
+            return Ok(false);
+        }
+        let resume = bind(p, &p.turn, *pc, &mut lv.st, &mut lv.fr, pick);
         match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
             Stop::Done => Ok(true),
             Stop::Fail(_) => Ok(false),

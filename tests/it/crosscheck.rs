@@ -226,6 +226,7 @@ fn cases() -> Vec<(String, Game)> {
     out.push(("draw".into(), crate::game_text(draw).expect("draw game")));
     out.push(("drawn".into(), crate::game_text(DRAWN).expect("drawn game")));
     out.push(("touch".into(), crate::game_text(TOUCH).expect("touch game")));
+    out.push(("around".into(), crate::game_text(AROUND).expect("around game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),
@@ -274,6 +275,27 @@ pub const TOUCH: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
       }\n\
       if size(collect b in groups(me) where size(b) >= 3 and touches(b, pieces(opponent)): b) == 0\n\
          and size(pieces(me)) >= 7 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// A `require` about the cells around a chosen placement, after a `take`
+/// and the placement (pass 17, asked as the options are listed): `any`,
+/// `none` and `all` with filters and bodies, `not`, `and`, `or`, on a
+/// board of four neighbours.
+pub const AROUND: &str = "players A, B\nboard square 5 by 5\n\
+    piece Dot covers (0, 0)\npiece Bar covers (0, 0) (1, 0)\npiece Ell covers (0, 0) (1, 0) (0, 1)\n\
+    zone supply per player\n\
+    setup { for p in players { add 4 Dot to supply(p)  add 3 Bar to supply(p)  add 2 Ell to supply(p) } }\n\
+    turn {\n\
+      choose t in supply(me)\n\
+      choose cover in placements(t) where all x in cover: empty(x)\n\
+      take t from supply(me)\n\
+      place t at cover\n\
+      require ((none x in neighbours(cover): occupied(x))\n\
+               or (any x in neighbours(cover) where owner(x) == me: kind(x) != Dot))\n\
+          and not (any x in neighbours(cover): occupied(x) and owner(x) != me and kind(x) == Ell)\n\
+          and (all x in neighbours(cover) where occupied(x): owner(x) == me or kind(x) != Bar)\n\
+      if size(pieces(me)) >= 9 { win me }\n\
     }\n\
     on no moves { pass }";
 
@@ -463,4 +485,65 @@ fn drawn_moves_are_uniform() {
             "{name}: chi2 {chi2:.1} for {df} df: {hits:?}"
         );
     }
+}
+
+#[test]
+fn a_require_around_a_placement_is_asked_as_the_options_are_listed() {
+    // Pass 17 fires on AROUND (the crosscheck above keeps its move lists
+    // equal to the reference's) and on nothing that could change the
+    // answer or hide an error: an `add` (which may overflow) or a `let`
+    // before the `require`, a placement for another player, a predicate
+    // that reads another cell.
+    let fired = |g: &Game| g.program().notes().iter().any(|n| n.starts_with("neighbourhood"));
+    let g = crate::game_text(AROUND).expect("around game");
+    assert!(fired(&g));
+    let variants = [
+        ("take t from supply(me)", "take t from supply(me)\n add Dot to supply(me)"),
+        ("take t from supply(me)", "take t from supply(me)\n let n = 1"),
+        ("place t at cover", "place t of next(me) at cover"),
+        ("where owner(x) == me:", "where owner(step(x, e)) == me:"),
+    ];
+    for (from, to) in variants {
+        assert!(AROUND.contains(from), "{from}");
+        let v = crate::game_text(&AROUND.replacen(from, to, 1)).expect("variant");
+        assert!(!fired(&v), "{to}");
+    }
+    // A move the `require` rejects, played as if it were legal, fails at
+    // the `require`, as it does in the reference: one legal once the rule
+    // is gone, somewhere in a game.
+    let free = crate::game_text(&AROUND.replacen("require (", "if (", 1).replacen(
+        "kind(x) != Bar)\n",
+        "kind(x) != Bar) { pass }\n",
+        1,
+    ))
+    .expect("without the rule");
+    let mut s = crate::start(&g);
+    let mut rng = Rng::new(3);
+    let mut rejected = 0;
+    for _ in 0..12 {
+        let ours = s.legal_moves(&g).expect("moves");
+        for m in free_moves(&free, &s) {
+            if ours.contains(&m) {
+                continue;
+            }
+            rejected += 1;
+            let mut t = s.clone();
+            let e = t.play_unchecked(&g, &m).expect_err("rejected");
+            assert!(e.message.contains("not legal"), "{}", e.message);
+            assert!(AROUND[e.span.start as usize..].starts_with("require"), "{:?}", e.span);
+            assert!(reference::play(&g, &s, &m).is_err());
+        }
+        if ours.is_empty() || s.outcome(&g).expect("outcome").is_some() {
+            break;
+        }
+        let m = &ours[rng.below(ours.len())];
+        s = s.play(&g, m).expect("play");
+    }
+    assert!(rejected > 0, "no move was rejected");
+}
+
+/// The moves of `free` (a game whose moves are written the same) at `s`.
+fn free_moves(free: &Game, s: &State) -> Vec<tabula::Move> {
+    let t = State::from_text(free, &s.to_text(free)).expect("the same position");
+    t.legal_moves(free).expect("moves")
 }

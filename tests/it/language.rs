@@ -675,6 +675,7 @@ fn bundled_games_use_their_compile_passes() {
                 "placements by cells: options of `choose cover`",
                 "groups by change: only the groups new pieces meet are asked",
                 "drawn tail: a playout draws among the options of decision 1 (`cover`)",
+                "neighbourhood require: asked of each placement as the options are listed",
             ],
         ),
         ("tictactoe.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),

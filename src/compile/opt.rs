@@ -496,9 +496,74 @@ impl<const W: usize> Pred<W> {
         }
     }
 
-    /// As a closure.
+    /// As a closure. A predicate of one or two occupancy tests (`owner(x)
+    /// == me and kind(x) == Cat`, `not empty(x)`) becomes one closure that
+    /// reads the occupancy sets in place, without walking the tree.
     pub fn into_fn(self) -> super::P<W> {
+        let leaf = |p: &Pred<W>| match p {
+            Pred::Empty => Some(Leaf::Empty),
+            Pred::Occupied => Some(Leaf::Occupied),
+            Pred::OwnerMe => Some(Leaf::OwnerMe),
+            Pred::OwnerConst(p) => Some(Leaf::Owner(*p)),
+            Pred::KindConst(k) => Some(Leaf::Kind(*k)),
+            _ => None,
+        };
+        match &self {
+            Pred::And(a, b) => {
+                if let (Some(x), Some(y)) = (leaf(a), leaf(b)) {
+                    return Box::new(move |cx, _| {
+                        let ((s, m), (t, n)) = (x.eval(cx), y.eval(cx));
+                        (s.and(t), m && n)
+                    });
+                }
+            }
+            Pred::Or(a, b) => {
+                if let (Some(x), Some(y)) = (leaf(a), leaf(b)) {
+                    return Box::new(move |cx, _| {
+                        let ((s, m), (t, n)) = (x.eval(cx), y.eval(cx));
+                        (s.or(t), m || n)
+                    });
+                }
+            }
+            Pred::Not(a) => {
+                if let Some(x) = leaf(a) {
+                    return Box::new(move |cx, _| {
+                        let (s, m) = x.eval(cx);
+                        (cx.t.all.minus(s), !m)
+                    });
+                }
+            }
+            p => {
+                if let Some(x) = leaf(p) {
+                    return Box::new(move |cx, _| x.eval(cx));
+                }
+            }
+        }
         Box::new(move |cx, within| self.eval(cx, within))
+    }
+}
+
+/// An occupancy test of the cell (see [`Pred::into_fn`]): the same answers
+/// as the [`Pred`] of the same name, everywhere.
+#[derive(Clone, Copy)]
+enum Leaf {
+    Empty,
+    Occupied,
+    OwnerMe,
+    Owner(i64),
+    Kind(i64),
+}
+
+impl Leaf {
+    #[inline(always)]
+    fn eval<const W: usize>(self, cx: &Cx<'_, W>) -> (Set<W>, bool) {
+        match self {
+            Leaf::Empty => (cx.t.all.minus(occupied(cx)), false),
+            Leaf::Occupied => (occupied(cx), false),
+            Leaf::OwnerMe => (bits_at(cx.st, cx.st.current as usize), false),
+            Leaf::Owner(p) => Pred::owner_is(cx, p),
+            Leaf::Kind(k) => Pred::kind_is(cx, k),
+        }
     }
 }
 
@@ -2916,7 +2981,7 @@ impl<const W: usize> Compiler<'_, W> {
                 _ => return None,
             }
         };
-        let pred = self.pred(g, &mut vec![cell])?;
+        let pred = self.pred(g, &mut vec![cell])?.into_fn();
         self.notes.push("guarded rounds: a `for` whose rounds test a set form first".into());
         let coll = self.dom(domain);
         let var = Var::W(x);
@@ -2927,7 +2992,7 @@ impl<const W: usize> Compiler<'_, W> {
             if cx.fr.err.is_some() {
                 return Ctl::Error;
             }
-            let (mut set, mut at_none) = pred.eval(cx, cx.t.all);
+            let (mut set, mut at_none) = pred(cx, cx.t.all);
             // Over the directions from a cell: when none of the rounds from
             // direction `d0` on leads to a cell the guard lets in, they are
             // skipped at once (the same steps counted, the loop's local left
@@ -2970,7 +3035,7 @@ impl<const W: usize> Compiler<'_, W> {
                 match run_seq(cx, &body) {
                     Ctl::Next => {
                         // The round may have changed what the guard reads.
-                        (set, at_none) = pred.eval(cx, cx.t.all);
+                        (set, at_none) = pred(cx, cx.t.all);
                         let later = usize::try_from(cx.fr.w[x]).map_or(usize::MAX, |d| d + 1);
                         !(by_dirs && skip_rest(cx, later, set, at_none))
                     }

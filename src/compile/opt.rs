@@ -539,7 +539,33 @@ impl<const W: usize> Pred<W> {
                 }
             }
         }
-        Box::new(move |cx, within| self.eval(cx, within))
+        // Larger trees: a closure per `and` / `or` / `not`.
+        match self {
+            Pred::And(a, b) => {
+                let (a, b) = (a.into_fn(), b.into_fn());
+                Box::new(move |cx, within| {
+                    let (x, m) = a(cx, within);
+                    let (y, n) = b(cx, within.and(x));
+                    (x.and(y), m && n)
+                })
+            }
+            Pred::Or(a, b) => {
+                let (a, b) = (a.into_fn(), b.into_fn());
+                Box::new(move |cx, within| {
+                    let (x, m) = a(cx, within);
+                    let (y, n) = b(cx, within.minus(x));
+                    (x.or(y), m || n)
+                })
+            }
+            Pred::Not(a) => {
+                let a = a.into_fn();
+                Box::new(move |cx, within| {
+                    let (x, m) = a(cx, within);
+                    (cx.t.all.minus(x), !m)
+                })
+            }
+            p => Box::new(move |cx, within| p.eval(cx, within)),
+        }
     }
 }
 

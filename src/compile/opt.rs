@@ -240,11 +240,13 @@
 //!     playout that draws (pass 15) asks it of the option it draws; a move
 //!     played from its choices is checked when the decision is taken, and
 //!     a rejected one fails at the `require`. The quantifiers are set
-//!     forms either way, so no step is counted differently. Games:
+//!     forms either way, so no step is counted differently. The cells
+//!     next to each placement are made when the game loads, and the
+//!     quantifiers' answers combine through a truth table. Games:
 //!     Snekagon (the touch rule, `(none x in neighbours(cover):
 //!     occupied(x)) or (any x in neighbours(cover): owner(x) == me)`:
-//!     callgrind, `perft 2` 392.5M → 343.7M instructions, 3 playouts
-//!     listing every move 80.0M → 68.8M), any game that places a tile
+//!     callgrind, `perft 2` 392.5M → 315.4M instructions, 3 playouts
+//!     listing every move 80.0M → 64.2M), any game that places a tile
 //!     and then checks what it touches.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
@@ -3327,15 +3329,19 @@ impl<const W: usize> Compiler<'_, W> {
 
 /// A `require` about the cells around a chosen placement, asked of every
 /// placement when the options are listed (pass 17): a boolean
-/// combination (`form`) of quantifiers over `neighbours(cover)` whose
+/// combination (`table`) of quantifiers over `neighbours(cover)` whose
 /// filter and body are predicates of the cell alone (`atoms`).
 pub struct NbrRequire<const W: usize> {
     /// Each quantifier: `any` / `all` / `none`, its filter and its body.
     pub atoms: Vec<(Quant, Option<Pred<W>>, Option<Pred<W>>)>,
-    /// How their answers combine.
-    pub form: NbrForm,
+    /// How their answers combine: bit `m` is the answer when quantifier
+    /// `i` answers bit `i` of `m`.
+    pub table: [u64; 4],
     /// The `require` statement (where a move it rejects fails).
     pub span: crate::source::Span,
+    /// For each kind, the cells next to each of its placements (in the
+    /// order of `Tables::placements`).
+    pub nbrs: Vec<Box<[Set<W>]>>,
 }
 
 /// The boolean combination of a [`NbrRequire`]'s quantifiers.
@@ -3401,25 +3407,36 @@ impl<const W: usize> NbrRequire<W> {
     /// Whether the `require` holds once placement `e` is placed.
     #[inline]
     pub fn holds(&self, t: &super::Tables<W>, sets: &NbrSets<W>, e: Set<W>) -> bool {
-        let nb = super::expr::around(t, e).minus(e);
-        self.form_holds(&self.form, sets, nb)
+        self.holds_around(sets, super::expr::around(t, e).minus(e))
     }
 
-    fn form_holds(&self, f: &NbrForm, sets: &NbrSets<W>, nb: Set<W>) -> bool {
-        match f {
-            NbrForm::Atom(i) => {
-                let (fs, bs) = sets.sets[*i];
-                let s = nb.and(fs);
-                let hits = s.and(bs);
-                match self.atoms[*i].0 {
-                    Quant::Any => !hits.is_empty(),
-                    Quant::All => hits == s,
-                    _ => hits.is_empty(),
-                }
-            }
-            NbrForm::And(a, b) => self.form_holds(a, sets, nb) && self.form_holds(b, sets, nb),
-            NbrForm::Or(a, b) => self.form_holds(a, sets, nb) || self.form_holds(b, sets, nb),
-            NbrForm::Not(a) => !self.form_holds(a, sets, nb),
+    /// Whether the `require` holds once a placement whose neighbours are
+    /// `nb` is placed.
+    #[inline]
+    pub fn holds_around(&self, sets: &NbrSets<W>, nb: Set<W>) -> bool {
+        let mut m = 0usize;
+        for (i, ((q, ..), (fs, bs))) in self.atoms.iter().zip(&sets.sets).enumerate() {
+            let s = nb.and(*fs);
+            let hits = s.and(*bs);
+            let yes = match q {
+                Quant::Any => !hits.is_empty(),
+                Quant::All => hits == s,
+                _ => hits.is_empty(),
+            };
+            m |= usize::from(yes) << i;
+        }
+        self.table[m / 64] >> (m % 64) & 1 == 1
+    }
+}
+
+impl NbrForm {
+    /// The answer when quantifier `i` answers bit `i` of `m`.
+    fn eval(&self, m: usize) -> bool {
+        match self {
+            NbrForm::Atom(i) => m >> i & 1 == 1,
+            NbrForm::And(a, b) => a.eval(m) && b.eval(m),
+            NbrForm::Or(a, b) => a.eval(m) || b.eval(m),
+            NbrForm::Not(a) => !a.eval(m),
         }
     }
 }
@@ -3457,7 +3474,17 @@ impl<const W: usize> Compiler<'_, W> {
                         "neighbourhood require: asked of each placement as the options are listed"
                             .into(),
                     );
-                    return Some((j, NbrRequire { atoms, form, span: s.span }));
+                    let mut table = [0u64; 4];
+                    for m in 0..1usize << atoms.len() {
+                        table[m / 64] |= u64::from(form.eval(m)) << (m % 64);
+                    }
+                    let t = self.t;
+                    let nbrs = t
+                        .placements
+                        .iter()
+                        .map(|ps| ps.iter().map(|&e| super::expr::around(t, e).minus(e)).collect())
+                        .collect();
+                    return Some((j, NbrRequire { atoms, table, span: s.span, nbrs }));
                 }
                 _ => return None,
             }

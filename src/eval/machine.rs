@@ -393,12 +393,19 @@ pub fn prune<const W: usize>(
     let ns = r.sets(&mut cx);
     let t = cx.t;
     if let Some((ps, n)) = &mut opts.placements {
+        // The neighbours of each placement of this kind, made at load.
+        let nbrs = t.placements.iter().position(|q| Arc::ptr_eq(q, ps)).and_then(|k| r.nbrs.get(k));
         for (w, bits) in opts.placed.iter_mut().enumerate() {
             let mut m = *bits;
             while m != 0 {
                 let b = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if !r.holds(t, &ns, ps[w * 64 + b]) {
+                let i = w * 64 + b;
+                let ok = match nbrs.and_then(|x| x.get(i)) {
+                    Some(&nb) => r.holds_around(&ns, nb),
+                    None => r.holds(t, &ns, ps[i]),
+                };
+                if !ok {
                     *bits &= !(1u64 << b);
                     *n -= 1;
                 }

@@ -280,8 +280,8 @@ pub const TOUCH: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
 
 /// A `require` about the cells around a chosen placement, after a `take`
 /// and the placement (pass 17, asked as the options are listed): `any`,
-/// `none` and `all` with filters and bodies, `not`, `and`, `or`, on a
-/// board of four neighbours; and a count of the cells where one of two
+/// `none` and `all` with filters and bodies, `not`, `and`, `or`, a free
+/// cell next to the tile, on a board of four neighbours; and a count of the cells where one of two
 /// occupancy tests holds (one closure for both, `Pred::into_fn`).
 pub const AROUND: &str = "players A, B\nboard square 5 by 5\n\
     piece Dot covers (0, 0)\npiece Bar covers (0, 0) (1, 0)\npiece Ell covers (0, 0) (1, 0) (0, 1)\n\
@@ -296,7 +296,8 @@ pub const AROUND: &str = "players A, B\nboard square 5 by 5\n\
                or (any x in neighbours(cover) where owner(x) == me: kind(x) != Dot))\n\
           and not (any x in neighbours(cover): occupied(x) and owner(x) != me and kind(x) == Ell)\n\
           and (all x in neighbours(cover) where occupied(x): owner(x) == me or kind(x) != Bar)\n\
-      if size(pieces(me)) >= 9 or (count x in cells where empty(x) or kind(x) == Ell) <= 12 { win me }\n\
+          and (any x in neighbours(cover): empty(x))\n\
+      if size(pieces(me)) >= 9 or (count x in cells where empty(x) or kind(x) == Ell) <= 8 { win me }\n\
     }\n\
     on no moves { pass }";
 
@@ -513,8 +514,8 @@ fn a_require_around_a_placement_is_asked_as_the_options_are_listed() {
     // the `require`, as it does in the reference: one legal once the rule
     // is gone, somewhere in a game.
     let free = crate::game_text(&AROUND.replacen("require (", "if (", 1).replacen(
-        "kind(x) != Bar)\n",
-        "kind(x) != Bar) { pass }\n",
+        "neighbours(cover): empty(x))\n",
+        "neighbours(cover): empty(x)) { pass }\n",
         1,
     ))
     .expect("without the rule");

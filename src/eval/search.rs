@@ -197,8 +197,8 @@ impl<const W: usize> Frame<W> {
         // Frames of one program have the same sizes: plain copies.
         if self.w.len() == o.w.len() && self.s.len() == o.s.len() && self.d.len() == o.d.len() {
             self.w.copy_from_slice(&o.w);
-            self.s.copy_from_slice(&o.s);
-            self.d.copy_from_slice(&o.d);
+            copy_short(&mut self.s, &o.s);
+            copy_short(&mut self.d, &o.d);
         } else {
             self.w.clone_from(&o.w);
             self.s.clone_from(&o.s);
@@ -226,6 +226,20 @@ impl<const W: usize> Frame<W> {
                 }
             }
         }
+    }
+}
+
+/// Copies `b` into `a` (of the same length): one or two elements (most
+/// frames' sets and collections) without a call to `memcpy`.
+#[inline(always)]
+fn copy_short<T: Copy>(a: &mut [T], b: &[T]) {
+    match (a, b) {
+        ([x], [y]) => *x = *y,
+        ([x0, x1], [y0, y1]) => {
+            *x0 = *y0;
+            *x1 = *y1;
+        }
+        (a, b) => a.copy_from_slice(b),
     }
 }
 

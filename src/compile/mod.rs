@@ -592,48 +592,59 @@ impl<const W: usize> Default for GroupCache<W> {
     }
 }
 
-/// Remembered values of a condition of one set: a direct-mapped table of
-/// [`Memo::SIZE`] entries, a later set taking the place of an earlier one
-/// with the same hash.
+/// Remembered values of a condition of one set: a direct-mapped table, a
+/// later set taking the place of an earlier one with the same hash. It
+/// starts at [`Memo::SIZE`] entries and doubles (forgetting what it held)
+/// each time it has taken twice as many values as it has entries, up to
+/// [`Memo::MAX_BITS`]: a working set larger than the table evicts its own
+/// entries over and over.
 #[derive(Debug, Clone)]
 pub struct Memo<const W: usize> {
     keys: Box<[Set<W>]>,
     /// The remembered values; [`Memo::EMPTY`] marks an unused entry.
     vals: Box<[u64]>,
+    /// Bits of a table index.
+    bits: u32,
+    /// Values taken since the table was made at this size.
+    puts: usize,
 }
 
 impl<const W: usize> Default for Memo<W> {
     /// An empty table: its entries are allocated when the first value is
     /// remembered (frames are made in many places that never use them).
     fn default() -> Self {
-        Memo { keys: Box::default(), vals: Box::default() }
+        Memo { keys: Box::default(), vals: Box::default(), bits: Self::BITS, puts: 0 }
     }
 }
 
 impl<const W: usize> Memo<W> {
-    /// Bits of a table index.
+    /// Bits of a table index at first.
     const BITS: u32 = 12;
-    /// Entries per table: 4096, enough for the groups a game's positions
-    /// go through in a playout (Snekagon, callgrind, 5 playouts: 160.1M
-    /// instructions with 256 entries, 149.1M with 4096; memory is only
-    /// allocated for a condition that is asked).
+    /// Entries per table at first: 4096, enough for the groups a game's
+    /// positions go through in a playout (Snekagon, callgrind, 5 playouts:
+    /// 160.1M instructions with 256 entries, 149.1M with 4096; memory is
+    /// only allocated for a condition that is asked).
     pub const SIZE: usize = 1 << Self::BITS;
+    /// Most bits of a table index: 32768 entries (Snekagon's `perft 2`
+    /// asks about 2,600 groups over and over, which evict one another in
+    /// 4096 entries 42% of the time).
+    pub const MAX_BITS: u32 = 15;
     /// The value of an unused entry (never remembered).
     pub const EMPTY: u64 = u64::MAX;
 
     #[inline]
-    fn slot(key: &Set<W>) -> usize {
+    fn slot(&self, key: &Set<W>) -> usize {
         let mut h = 0u64;
         for w in key.0 {
             h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
-        (h >> (64 - Self::BITS)) as usize
+        (h >> (64 - self.bits)) as usize
     }
 
     /// The remembered value for `key`, if any.
     #[inline]
     pub fn get(&self, key: &Set<W>) -> Option<u64> {
-        let i = Self::slot(key);
+        let i = self.slot(key);
         match self.vals.get(i) {
             Some(&v) if v != Self::EMPTY && self.keys.get(i) == Some(key) => Some(v),
             _ => None,
@@ -643,11 +654,16 @@ impl<const W: usize> Memo<W> {
     /// Remembers `v` (not [`Memo::EMPTY`]) for `key`.
     #[inline]
     pub fn put(&mut self, key: Set<W>, v: u64) {
-        if self.keys.is_empty() {
-            self.keys = vec![Set::EMPTY; Self::SIZE].into_boxed_slice();
-            self.vals = vec![Self::EMPTY; Self::SIZE].into_boxed_slice();
+        self.puts += 1;
+        if self.keys.is_empty() || (self.puts > 2 * self.keys.len() && self.bits < Self::MAX_BITS) {
+            if !self.keys.is_empty() {
+                self.bits += 1;
+            }
+            self.puts = 0;
+            self.keys = vec![Set::EMPTY; 1 << self.bits].into_boxed_slice();
+            self.vals = vec![Self::EMPTY; 1 << self.bits].into_boxed_slice();
         }
-        let i = Self::slot(&key);
+        let i = self.slot(&key);
         if let (Some(k), Some(x)) = (self.keys.get_mut(i), self.vals.get_mut(i)) {
             *k = key;
             *x = v;

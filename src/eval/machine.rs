@@ -403,7 +403,7 @@ pub fn prune<const W: usize>(
                 let i = w * 64 + b;
                 let ok = match nbrs.and_then(|x| x.get(i)) {
                     Some(&nb) => r.holds_around(&ns, nb),
-                    None => r.holds(t, &ns, ps[i]),
+                    None => ps.get(i).is_some_and(|&e| r.holds(t, &ns, e)),
                 };
                 if !ok {
                     *bits &= !(1u64 << b);

@@ -211,7 +211,7 @@
 //!     Snekagon (`choose cover in placements(t) ...` then two `require`s:
 //!     callgrind, 5 playouts, 126.6M → 21.7M instructions), any game that
 //!     places or moves and then checks that the result is legal.
-//! 16. **Touch guards** ([`Compiler::touch_guard`]). In the emptiness test
+//! 16. **Touch guards** (`Compiler::touch_guard`). In the emptiness test
 //!     of a collection over the groups of a player (`size(collect b in
 //!     groups(opponent) where touches(a, b) and ...: b) > 0`), a filter
 //!     with a conjunct `touches(X, b)` (or `touches(b, X)`) whose `X` does

@@ -667,7 +667,7 @@ pub struct Successors<const W: usize> {
     /// Moves that stop at a chance event: the run at the stop (swapped
     /// out of the search, not copied), the chance event and the picks of
     /// the search so far (made into events only for a move that needs
-    /// them: see [`Successors::events`]).
+    /// them: see [`events`]).
     chances: Vec<ChanceStop<W>>,
     /// Decisions whose options all stop at a chance event (pass 14): the
     /// position and frame at the decision, the decision, its options and

@@ -1206,6 +1206,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     }
                 }
             }
+            Builtin::Next if matches!(args[0], Expr::Me) => {
+                // `opponent`: one closure, `me` read in place.
+                Box::new(|cx| (i64::from(cx.st.current) + 1) % cx.t.players as i64)
+            }
             Builtin::Next => {
                 let p = self.opnd(&args[0]);
                 with_opnd!(p, |cx, p| if p == none8 {
@@ -1586,10 +1590,17 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     body(cx)
                 })
             }
-            Expr::Builtin(Builtin::Groups, args, _) => {
-                let p = self.word(&args[0]);
-                Box::new(move |cx| Dom::Groups(p(cx) as u8))
-            }
+            Expr::Builtin(Builtin::Groups, args, _) => match &args[0] {
+                // `groups(me)`, `groups(opponent)`: the player read in place.
+                Expr::Me => Box::new(|cx| Dom::Groups(cx.st.current)),
+                Expr::Builtin(Builtin::Next, a, _) if matches!(a[0], Expr::Me) => Box::new(|cx| {
+                    Dom::Groups(((usize::from(cx.st.current) + 1) % cx.t.players) as u8)
+                }),
+                p => {
+                    let p = self.word(p);
+                    Box::new(move |cx| Dom::Groups(p(cx) as u8))
+                }
+            },
             Expr::Builtin(Builtin::Cond, args, _) => {
                 let (c, a, b) = (self.bool_(&args[0]), self.dom(&args[1]), self.dom(&args[2]));
                 Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })

@@ -72,6 +72,18 @@ pub fn bits_at<const W: usize>(st: &State, i: usize) -> Set<W> {
     s
 }
 
+/// The seat after the mover's (`opponent`, `next(me)`): the mover is
+/// always a seat, so no division is needed.
+#[inline(always)]
+fn next_seat<const W: usize>(cx: &Cx<'_, W>) -> usize {
+    let n = usize::from(cx.st.current) + 1;
+    if n >= cx.t.players {
+        0
+    } else {
+        n
+    }
+}
+
 /// Every occupied cell.
 #[inline(always)]
 pub fn occupied<const W: usize>(cx: &Cx<'_, W>) -> Set<W> {
@@ -1208,7 +1220,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
             Builtin::Next if matches!(args[0], Expr::Me) => {
                 // `opponent`: one closure, `me` read in place.
-                Box::new(|cx| (i64::from(cx.st.current) + 1) % cx.t.players as i64)
+                Box::new(|cx| next_seat(cx) as i64)
             }
             Builtin::Next => {
                 let p = self.opnd(&args[0]);
@@ -1593,9 +1605,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
             Expr::Builtin(Builtin::Groups, args, _) => match &args[0] {
                 // `groups(me)`, `groups(opponent)`: the player read in place.
                 Expr::Me => Box::new(|cx| Dom::Groups(cx.st.current)),
-                Expr::Builtin(Builtin::Next, a, _) if matches!(a[0], Expr::Me) => Box::new(|cx| {
-                    Dom::Groups(((usize::from(cx.st.current) + 1) % cx.t.players) as u8)
-                }),
+                Expr::Builtin(Builtin::Next, a, _) if matches!(a[0], Expr::Me) => {
+                    Box::new(|cx| Dom::Groups(next_seat(cx) as u8))
+                }
                 p => {
                     let p = self.word(p);
                     Box::new(move |cx| Dom::Groups(p(cx) as u8))

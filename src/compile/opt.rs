@@ -3420,6 +3420,14 @@ impl<const W: usize> NbrRequire<W> {
         NbrSets { sets }
     }
 
+    /// Whether the `require` holds once placement `e` is placed, at the
+    /// position of `cx` (for one placement; a listing computes
+    /// [`NbrRequire::sets`] once and asks [`NbrRequire::holds`]).
+    pub fn admits(&self, cx: &mut Cx<'_, W>, e: Set<W>) -> bool {
+        let ns = self.sets(cx);
+        self.holds(cx.t, &ns, e)
+    }
+
     /// Whether the `require` holds once placement `e` is placed.
     #[inline]
     pub fn holds(&self, t: &super::Tables<W>, sets: &NbrSets<W>, e: Set<W>) -> bool {

@@ -430,9 +430,7 @@ pub fn admits<const W: usize>(
         return true;
     };
     let Some(r) = &c.nbr else { return true };
-    let mut cx = Cx { t: &p.t, st, fr };
-    let ns = r.sets(&mut cx);
-    r.holds(cx.t, &ns, e)
+    r.admits(&mut Cx { t: &p.t, st, fr }, e)
 }
 
 /// The kinds in a counted (unordered) zone, as the options of a `choose`
@@ -640,8 +638,7 @@ pub fn take_choice<const W: usize>(
                     Err(c.filter_span)
                 } else if let (Some(r), Pick::S(e)) = (&c.nbr, pick) {
                     // Pass 17: the `require` after the decision, asked now.
-                    let ns = r.sets(&mut cx);
-                    if r.holds(cx.t, &ns, e) {
+                    if r.admits(&mut cx, e) {
                         Ok(pc + 1)
                     } else {
                         Err(r.span)

@@ -195,6 +195,119 @@ impl History {
     }
 }
 
+/// How often each key occurs in one [`History`], kept for `repetitions` so
+/// that asking costs a table lookup instead of a walk of the game so far.
+/// It follows the histories it is asked about: one a few positions away
+/// from the one it counts (a later turn of the same game, a sibling in a
+/// search, a move taken back) is reached by adding and removing those
+/// positions' keys; any other is counted afresh.
+#[derive(Debug, Clone, Default)]
+pub struct RepCount {
+    /// The history counted (held, so its identity is not reused).
+    at: History,
+    counts: std::collections::HashMap<u64, u32, KeyHash>,
+}
+
+/// Hashing for keys that are hashes already (see [`State::key`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeyHash;
+
+/// The [`std::hash::Hasher`] of [`KeyHash`]: one multiplication.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::BuildHasher for KeyHash {
+    type Hasher = KeyHasher;
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+impl RepCount {
+    /// Most positions added and removed to follow a history before it is
+    /// counted afresh instead.
+    const STEPS: usize = 32;
+
+    /// How often `key` occurs in `h`.
+    pub fn count(&mut self, h: &History, key: u64) -> u32 {
+        if !self.at.same(h) {
+            if !self.follow(h) {
+                self.counts.clear();
+                for k in h.keys() {
+                    *self.counts.entry(k).or_insert(0) += 1;
+                }
+            }
+            self.at = h.clone();
+        }
+        self.counts.get(&key).copied().unwrap_or(0)
+    }
+
+    /// Brings the counts from `self.at` to `h` through their last common
+    /// position, when it is at most [`RepCount::STEPS`] changes away;
+    /// false (the counts left to be redone) otherwise.
+    fn follow(&mut self, h: &History) -> bool {
+        let (mut a, mut b) = (self.at.0.as_ref(), h.0.as_ref());
+        let len = |x: Option<&Arc<Past>>| x.map_or(0, |p| p.len as usize);
+        let (la, lb) = (len(a), len(b));
+        if la.abs_diff(lb) > Self::STEPS {
+            return false;
+        }
+        // The keys to remove (of `a`'s side) and to add (of `b`'s side).
+        let mut gone = [0u64; Self::STEPS];
+        let mut new = [0u64; Self::STEPS];
+        let (mut ng, mut nn) = (0, 0);
+        loop {
+            match (a, b) {
+                (Some(x), Some(y)) if Arc::ptr_eq(x, y) => break,
+                (None, None) => break,
+                _ => {}
+            }
+            if ng + nn >= Self::STEPS {
+                return false;
+            }
+            let (lx, ly) = (len(a), len(b));
+            if lx >= ly {
+                let Some(x) = a else { return false };
+                gone[ng] = x.key;
+                ng += 1;
+                a = x.prev.as_ref();
+            }
+            if ly >= lx {
+                let Some(y) = b else { return false };
+                new[nn] = y.key;
+                nn += 1;
+                b = y.prev.as_ref();
+            }
+        }
+        for &k in &gone[..ng] {
+            if let Some(n) = self.counts.get_mut(&k) {
+                *n -= 1;
+                if *n == 0 {
+                    self.counts.remove(&k);
+                }
+            }
+        }
+        for &k in &new[..nn] {
+            *self.counts.entry(k).or_insert(0) += 1;
+        }
+        true
+    }
+}
+
 impl PartialEq for History {
     fn eq(&self, o: &History) -> bool {
         match (&self.0, &o.0) {
@@ -558,6 +671,12 @@ impl State {
         1 + self.history.keys().filter(|&x| x == k).count() as i64
     }
 
+    /// [`State::repetitions`], counted with `reps` (the same answer).
+    pub fn repetitions_in(&self, players: usize, reps: &mut RepCount) -> i64 {
+        let k = self.key(self.next_player(players));
+        1 + i64::from(reps.count(&self.history, k))
+    }
+
     /// The player who moves after the turn under way.
     pub(crate) fn next_player(&self, players: usize) -> u8 {
         if self.next != NONE8 {
@@ -879,5 +998,54 @@ mod tests {
         let mut s = seq(&[1], &[], &[]);
         assert!(s.take(2, 0));
         assert_eq!(s, seq(&[1], &[], &[]));
+    }
+
+    /// The counts of a [`super::RepCount`] agree with a walk of the
+    /// history, whatever history it is asked about next: a longer one of
+    /// the same game, a sibling, one taken back, one far away or unrelated.
+    #[test]
+    fn rep_counts_follow_any_history_and_agree_with_a_walk() {
+        use super::{History, RepCount};
+        fn next(x: &mut u64, n: u64) -> u64 {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            *x % n
+        }
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut known: Vec<History> = vec![History::default()];
+        let mut reps = RepCount::default();
+        let (mut followed, mut redone) = (0, 0);
+        for _ in 0..4000 {
+            // A new history: a known one, extended by a few keys (out of
+            // five, so that keys repeat), or a fresh one.
+            let mut h = match next(&mut x, 10) {
+                0 => History::default(),
+                _ => known[next(&mut x, known.len() as u64) as usize].clone(),
+            };
+            let long = next(&mut x, 8) == 0;
+            for _ in 0..next(&mut x, if long { 60 } else { 3 }) {
+                h.push(next(&mut x, 5));
+            }
+            let before = reps.clone();
+            for key in 0..6 {
+                let walk = h.keys().filter(|&k| k == key).count() as u32;
+                assert_eq!(reps.count(&h, key), walk, "key {key}, history of {}", h.len());
+            }
+            // No count of zero is kept.
+            assert!(reps.counts.values().all(|&n| n > 0));
+            let mut again = before.clone();
+            if again.follow(&h) {
+                followed += 1;
+            } else {
+                redone += 1;
+            }
+            known.push(h);
+            if known.len() > 50 {
+                known.remove(next(&mut x, 50) as usize);
+            }
+        }
+        // Both ways were taken many times.
+        assert!(followed > 1000 && redone > 100, "followed {followed}, redone {redone}");
     }
 }

@@ -1332,7 +1332,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 })
             }
             Builtin::Ply => Box::new(|cx| i64::from(cx.st.ply)),
-            Builtin::Repetitions => Box::new(|cx| cx.st.repetitions(cx.t.players)),
+            Builtin::Repetitions => {
+                Box::new(|cx| cx.st.repetitions_in(cx.t.players, &mut cx.fr.reps))
+            }
             Builtin::Cond => {
                 let (c, a, b) = (self.bool_(&args[0]), self.word(&args[1]), self.word(&args[2]));
                 Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })

@@ -570,6 +570,10 @@ pub struct Frame<const W: usize> {
     /// ([`Program::reads_start`]). Only a hint for questions asked by
     /// change (pass 13): any value gives the same answers.
     pub start: Vec<Set<W>>,
+    /// The keys of the position's history, counted for `repetitions`;
+    /// never stale (it follows the history asked about), never copied at
+    /// a fork.
+    pub reps: crate::state::RepCount,
 }
 
 /// A player's groups, by first cell: `list` is always the groups of the
@@ -811,6 +815,7 @@ impl<const W: usize> Program<W> {
             memo: vec![Memo::default(); self.memos],
             shapes: Memo::default(),
             start: vec![Set::EMPTY; self.t.players],
+            reps: Default::default(),
         }
     }
 }

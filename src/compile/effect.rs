@@ -43,14 +43,32 @@ macro_rules! check {
 pub fn tick<const W: usize>(cx: &mut Cx<'_, W>, span: Span) -> bool {
     cx.fr.steps += 1;
     if cx.fr.steps > cx.t.max_steps {
-        let n = cx.t.max_steps;
-        cx.fr.fail(
-            format!("this rule ran more than {n} steps (loop rounds and elements looked at); is a loop endless? (`--max-steps` raises the limit)"),
-            span,
-        );
+        too_many_steps(cx, span);
         return false;
     }
     true
+}
+
+/// Counts `n` loop iterations at once (elements a pass knows to be passed
+/// over); false (with the error recorded) past the limit, as the `n`
+/// ticks one by one would have.
+#[inline(always)]
+pub fn tick_n<const W: usize>(cx: &mut Cx<'_, W>, n: u32, span: Span) -> bool {
+    cx.fr.steps = cx.fr.steps.saturating_add(n);
+    if cx.fr.steps > cx.t.max_steps {
+        too_many_steps(cx, span);
+        return false;
+    }
+    true
+}
+
+#[cold]
+fn too_many_steps<const W: usize>(cx: &mut Cx<'_, W>, span: Span) {
+    let n = cx.t.max_steps;
+    cx.fr.fail(
+        format!("this rule ran more than {n} steps (loop rounds and elements looked at); is a loop endless? (`--max-steps` raises the limit)"),
+        span,
+    );
 }
 
 #[cold]

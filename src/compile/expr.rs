@@ -1653,6 +1653,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
         let var = self.var(slot);
         let d = self.dom(domain);
+        let through = self.lines_through(slot, domain, filter);
         let flags = self.hoist(slot, filter, body);
         let f = filter.map(|f| self.cond_of(slot, f));
         let b = body.map(|b| self.cond_of(slot, b));
@@ -1663,6 +1664,37 @@ impl<'g, const W: usize> Compiler<'g, W> {
             let dv = d(cx);
             forget(cx, &flags);
             let mut hit = false;
+            if let Some(lt) = &through {
+                // Pass 18: only the lines through the cell; the others
+                // fail the filter's first test and are counted in bulk.
+                let at = lt.lines(cx);
+                let mut done = lt.first;
+                for &l in at {
+                    if !super::effect::tick_n(cx, l + 1 - done, span) {
+                        return q != Quant::Any;
+                    }
+                    done = l + 1;
+                    if let Var::W(i) = var {
+                        cx.fr.w[i as usize] = i64::from(l);
+                    }
+                    if let Some(f) = &f {
+                        if !f(cx) {
+                            continue;
+                        }
+                    }
+                    if b.as_ref().is_none_or(|b| b(cx)) == want {
+                        hit = true;
+                        break;
+                    }
+                }
+                if !hit {
+                    super::effect::tick_n(cx, lt.end - done, span);
+                }
+                return match q {
+                    Quant::Any => hit,
+                    _ => !hit,
+                };
+            }
             each_ticked(cx, dv, var, span, |cx| {
                 if let Some(f) = &f {
                     if !f(cx) {

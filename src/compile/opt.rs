@@ -250,6 +250,18 @@
 //!     callgrind, `perft 2` 392.5M → 315.4M instructions, 3 playouts
 //!     listing every move 80.0M → 64.2M), any game that places a tile
 //!     and then checks what it touches.
+//! 18. **Lines through a cell** ([`Compiler::lines_through`],
+//!     [`LinesThrough`]). `any` / `all` / `none l in lines(N) where c in l
+//!     [and ...]: Q` with `c` a cell local or constant that is not `l`
+//!     walks only the lines that hold `c` (lists per cell, made when the
+//!     game loads), in the same order; the lines passed over fail the
+//!     filter's first test, cost no evaluation and are counted against the
+//!     step limit in bulk, at the points the walk would have counted them,
+//!     so a rule that runs out of steps fails at the same point. Games:
+//!     Nine Men's Morris (`in_mill(c)`, asked for the point just filled and
+//!     for every man that might be taken), any game that asks about the
+//!     lines through a cell (a mill, five in a row through the last
+//!     stone).
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -3552,5 +3564,99 @@ impl<const W: usize> Compiler<'_, W> {
             }
             _ => None,
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lines through a cell (pass 18)
+
+/// The lines of one family (`lines(N)`, line ids `first..end`) through
+/// each cell, and where the quantifier reads its cell.
+pub struct LinesThrough {
+    /// The family's first line id.
+    pub first: u32,
+    /// One past its last.
+    pub end: u32,
+    /// The cell: a word local, or a constant.
+    cell: Result<usize, u16>,
+    /// `ids[starts[c]..starts[c + 1]]`: the lines through cell `c`, ascending.
+    starts: Box<[u32]>,
+    ids: Box<[u32]>,
+}
+
+impl LinesThrough {
+    /// The lines through the cell the quantifier asks about (none when it
+    /// is `none` or off the board).
+    #[inline(always)]
+    pub fn lines<const W: usize>(&self, cx: &Cx<'_, W>) -> &[u32] {
+        let c = match self.cell {
+            Ok(i) => cx.fr.w[i],
+            Err(c) => i64::from(c),
+        };
+        let Ok(c) = usize::try_from(c) else { return &[] };
+        match (self.starts.get(c), self.starts.get(c + 1)) {
+            (Some(&a), Some(&b)) => self.ids.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// Pass 18: for a quantifier `Q l in lines(N) where c in l [and ...]`,
+    /// the lines through each cell (see the module docs), when `c` is a
+    /// cell local other than `l` or a constant cell.
+    pub fn lines_through(
+        &mut self,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+    ) -> Option<LinesThrough> {
+        let (first, end) = match domain {
+            Expr::Lines(a, b) | Expr::Const(Value::Lines(a, b)) => (*a, *b),
+            _ => return None,
+        };
+        if !matches!(self.var(slot), Var::W(_)) {
+            return None;
+        }
+        let mut conj = Vec::new();
+        conjuncts(filter?, &mut conj);
+        let Expr::Builtin(Builtin::Contains, args, _) = conj.first()? else { return None };
+        let Expr::Builtin(Builtin::LineCells, l, _) = &args[0] else { return None };
+        if !matches!(&l[0], Expr::Local(s, _) if *s == slot) {
+            return None;
+        }
+        let cell = match &args[1] {
+            Expr::Local(s, _) if *s != slot => match self.var(*s) {
+                Var::W(i) => Ok(i as usize),
+                _ => return None,
+            },
+            Expr::Const(Value::Cell(c)) => Err(*c),
+            _ => return None,
+        };
+        if self.ty(&args[1]) != Ty::Cell {
+            return None;
+        }
+        let lines = self.t.lines.get(first as usize..end as usize)?;
+        let cells = self.t.cells;
+        let mut starts = Vec::with_capacity(cells + 1);
+        let mut ids = Vec::new();
+        for c in 0..cells {
+            starts.push(ids.len() as u32);
+            for (i, line) in lines.iter().enumerate() {
+                if line.cells.contains(&(c as crate::board::CellId)) {
+                    ids.push(first + i as u32);
+                }
+            }
+        }
+        starts.push(ids.len() as u32);
+        self.notes
+            .push("lines through a cell: a quantifier over the lines that hold a cell".into());
+        Some(LinesThrough {
+            first,
+            end,
+            cell,
+            starts: starts.into_boxed_slice(),
+            ids: ids.into_boxed_slice(),
+        })
     }
 }

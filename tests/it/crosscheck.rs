@@ -227,6 +227,7 @@ fn cases() -> Vec<(String, Game)> {
     out.push(("drawn".into(), crate::game_text(DRAWN).expect("drawn game")));
     out.push(("touch".into(), crate::game_text(TOUCH).expect("touch game")));
     out.push(("around".into(), crate::game_text(AROUND).expect("around game")));
+    out.push(("through".into(), crate::game_text(THROUGH).expect("through game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),
@@ -298,6 +299,22 @@ pub const AROUND: &str = "players A, B\nboard square 5 by 5\n\
           and (all x in neighbours(cover) where occupied(x): owner(x) == me or kind(x) != Bar)\n\
           and (any x in neighbours(cover): empty(x))\n\
       if size(pieces(me)) >= 9 or (count x in cells where empty(x) or kind(x) == Ell) <= 8 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// Quantifiers over the lines through a cell (pass 18): `any`, `all` and
+/// `none`, with more filter after the first test, a cell that may be
+/// `none` (off the board), a constant cell, and a body that counts steps.
+pub const THROUGH: &str = "players A, B\nboard square 4 by 4\npiece Man\n\
+    def mine(l) = all x in l: owner(x) == me\n\
+    turn {\n\
+      choose c in cells where empty(c)\n\
+      place Man at c\n\
+      let up = step(c, n)\n\
+      if any l in lines(3) where c in l: mine(l) { win me }\n\
+      if all l in lines(4) where c in l and occupied(last(l)): owner(first(l)) != me { pass } else { place Man at step(c, s) }\n\
+      if none l in lines(2) where up in l and (any i in range(1, 2): i == 2): mine(l) { pass } else { win me }\n\
+      if any l in lines(2) where b2 in l: mine(l) and occupied(c) { lose me }\n\
     }\n\
     on no moves { pass }";
 

@@ -772,3 +772,55 @@ fn a_zone_listed_at_once_counts_its_steps() {
     }
     assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
 }
+
+#[test]
+fn lines_through_a_cell_count_the_lines_passed_over() {
+    // Pass 18 walks only the lines through the cell and counts the others
+    // in bulk; the same rules with a first test the pass does not know walk
+    // every line. Under every step limit both give the same moves, or the
+    // same step error at the same quantifier, along a game.
+    use crate::crosscheck::THROUGH;
+    let fired =
+        |g: &Game| g.program().notes().iter().filter(|n| n.starts_with("lines through")).count();
+    // The same lengths, so that spans agree.
+    let (mut ours, mut walked) = (THROUGH.to_string(), THROUGH.to_string());
+    for x in ["c", "up", "b2"] {
+        let from = format!("where {x} in l");
+        assert!(THROUGH.contains(&from), "{from}");
+        ours = ours.replace(&from, &format!("where                 {x} in l"));
+        walked = walked.replace(&from, &format!("where size(l) > 0 and {x} in l"));
+    }
+    let through = crate::game_text(&ours).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&walked).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((fired(&through), fired(&walked)), (4, 0));
+    let mut s = crate::start(&through);
+    let (mut errors, mut lists) = (0, 0);
+    for ply in 0..6 {
+        for steps in 1..90 {
+            let limits = tabula::compile::Limits { steps, ..Default::default() };
+            let ours = s.legal_moves(&through.with_limits(limits));
+            let theirs = s.legal_moves(&walked.with_limits(limits));
+            match (ours, theirs) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "ply {ply}, limit {steps}");
+                    lists += 1;
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
+                    assert!(a.message.contains("steps"), "limit {steps}: {}", a.message);
+                    errors += 1;
+                }
+                (a, b) => {
+                    panic!("ply {ply}, limit {steps}: {a:?} against {b:?} walking every line")
+                }
+            }
+        }
+        let moves = s.legal_moves(&through).unwrap_or_else(|e| panic!("{e}"));
+        let Some(m) = moves.get(ply * 5 % moves.len().max(1)) else { break };
+        s.play_unchecked(&through, m).unwrap_or_else(|e| panic!("{e}"));
+        if s.outcome(&through).ok().flatten().is_some() {
+            break;
+        }
+    }
+    assert!(errors > 20 && lists > 20, "{errors} errors, {lists} lists");
+}

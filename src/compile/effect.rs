@@ -353,10 +353,33 @@ pub fn move_piece<const W: usize>(from: Arg<W>, to: Arg<W>, span: Span) -> StmtF
         if pa == 0 || pb != 0 {
             return Ctl::Fail(span);
         }
-        put(cx, b, pa);
-        put(cx, a, 0);
+        shift(cx, a, b, pa);
         Ctl::Next
     })
+}
+
+/// Moves the piece `code` on cell `a` to the empty cell `b` (both on the
+/// board): `put(b, code)` then `put(a, 0)` in one, the owner's and the
+/// kind's bits found once.
+#[inline(always)]
+fn shift<const W: usize>(cx: &mut Cx<'_, W>, a: CellId, b: CellId, code: u16) {
+    let t = cx.t;
+    let st = &mut *cx.st;
+    st.data[b as usize] = code;
+    st.data[a as usize] = 0;
+    let (p, k) = t.codes[code as usize];
+    for set in [p as usize, t.players + k as usize] {
+        if let Some(ws) = st.bits.get_mut(set * W..set * W + W) {
+            let (wa, wb) = ((a >> 6) as usize, (b >> 6) as usize);
+            if let Some(x) = ws.get_mut(wa) {
+                *x &= !(1u64 << (a & 63));
+            }
+            if let Some(x) = ws.get_mut(wb) {
+                *x |= 1u64 << (b & 63);
+            }
+        }
+    }
+    cx.fr.epoch += 1;
 }
 
 /// Adds `n` pieces of kind `k` to zone `(z, p)` (at the end of an ordered zone).

@@ -303,8 +303,9 @@ pub const AROUND: &str = "players A, B\nboard square 5 by 5\n\
     on no moves { pass }";
 
 /// Quantifiers over the lines through a cell (pass 18): `any`, `all` and
-/// `none`, with more filter after the first test, a cell that may be
-/// `none` (off the board), a constant cell, and a body that counts steps.
+/// `none`, with more filter after the first test (one of them a
+/// quantifier over numbers, which counts steps), a cell that may be `none`
+/// (off the board), and a constant cell.
 pub const THROUGH: &str = "players A, B\nboard square 4 by 4\npiece Man\n\
     def mine(l) = all x in l: owner(x) == me\n\
     turn {\n\

@@ -36,6 +36,9 @@ pub struct Compiler<'g, const W: usize> {
     /// The decisions asked a `require` as their options are listed (pass
     /// 17, `stmt::ChooseOp::nbr`).
     pub nbr_sites: Vec<u16>,
+    /// The `require` statements asked as a decision's options are listed
+    /// (passes 17 and 19), by address: the lazy-tail pass passes over them.
+    pub preasked: Vec<usize>,
 }
 
 /// The board code on `c` (0 when empty or not a cell).
@@ -579,6 +582,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             reads_start: false,
             hoisted: Vec::new(),
             nbr_sites: Vec::new(),
+            preasked: Vec::new(),
         }
     }
 

@@ -876,9 +876,9 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     t.max_steps = limits.steps;
     t.max_choices = limits.choices;
     let mut c = expr::Compiler::<W>::new(g, &t);
-    let tails = opt::tails(g);
-    let lazy = &tails.lazy;
     let turn = c.block(&g.turn);
+    let tails = opt::tails_with(g, &c.preasked);
+    let lazy = &tails.lazy;
     let setup = c.block(&g.setup);
     let no_moves = g.no_moves.as_ref().map(|b| c.block(b));
     let at_end = g.at_end.as_ref().map(|b| c.block(b));

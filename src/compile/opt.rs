@@ -25,8 +25,16 @@
 //!    c`, `c in pieces(me)` before `move c to ...`) and its expressions
 //!    cannot raise an error — then each option of that `choose` is a legal
 //!    move. Move generation lists the options without running the rest;
-//!    the rest runs once, for the move that is played. Games: Tic-tac-toe,
-//!    Connect Four, Hex, Breakthrough, and any place-then-check game.
+//!    the rest runs once, for the move that is played. Also safe: `take`
+//!    of one piece of a kind chosen from that zone (`choose t in
+//!    supply(me)` … `take t from supply(me)`), `place K at v` of a set
+//!    local whose cells the decision's filter made empty (`where all x
+//!    in v: empty(x)`), and a `require` asked as the options are listed
+//!    (passes 17 and 19: the search drops the options it rejects before
+//!    handing the rest over as moves; a decision lazy only thanks to
+//!    those keeps its drawn tail, pass 15, so a playout still draws
+//!    without asking every option). Games: Tic-tac-toe, Connect Four,
+//!    Hex, Breakthrough, Snekagon, and any place-then-check game.
 //! 3. **Precomputed relations** ([`Pred::Rel`]). Inside a set form, a
 //!    condition that reads no position but the cell, at most one other
 //!    cell local and perhaps `me` (`rank(b) == rank(a) + 1`, `file(a) ==
@@ -164,7 +172,9 @@
 //!     group is a group of the remembered set). Games: Snekagon (`require all g in
 //!     groups(me): snake(g)` after every placement:
 //!     callgrind, 5 playouts, 140.7M → 129.3M instructions; `perft 2`
-//!     498.2M → 483.7M), any rule about the shape of every group.
+//!     498.2M → 483.7M; since pass 19 that `require` is asked as the
+//!     placements are listed instead), any rule about the shape of every
+//!     group asked where pass 19 cannot ask it.
 //! 14. **Chance tails** ([`tails`], [`ChanceTail`]). When everything after
 //!     a `choose` up to the reveal of the first or last piece of an
 //!     ordered zone (`move first(deck) ...`, `while not bug(first(deck))`)
@@ -262,6 +272,29 @@
 //!     for every man that might be taken), any game that asks about the
 //!     lines through a cell (a mill, five in a row through the last
 //!     stone).
+//! 19. **Group requires** ([`GroupRequire`]). In the same place as pass
+//!     17 (after the decision and the mover's `place K at v`, with only
+//!     `take`s and other such `require`s between), `require all g in
+//!     groups(me): C` with `C` a condition of the group alone (no
+//!     position, no `me`, no other local, no error) is asked of each
+//!     placement as the options are listed and not run after the
+//!     decision. The mover's groups once `v` is placed are their groups
+//!     not next to `v`, unchanged, and the groups of their pieces and `v`
+//!     that meet `v`: the answer is "every group that fails `C` now is
+//!     next to `v`" (the failing groups found once per listing, and
+//!     whether there are any remembered per set of pieces) and `C` of
+//!     each group meeting `v` (remembered per set, pass 4). A move
+//!     played from its choices is checked when the decision is taken and
+//!     fails at the first `require` that rejects it, in the written
+//!     order. The groups asked are not counted as steps (pass 13 already
+//!     counts only the groups it asks), so a later loop of the same turn
+//!     reaches the step limit a little later than the written order
+//!     would. With pass 17 the whole tail of Snekagon's placement
+//!     becomes lazy (pass 2): perft counts the last ply without running
+//!     it and a playout that lists its moves runs only the one it plays.
+//!     Games: Snekagon (the snake rule: callgrind, `perft 2` 296.1M →
+//!     119.3M instructions, 3 playouts listing every move 64.9M →
+//!     40.9M), any game whose groups must keep a shape or a size.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -1497,6 +1530,12 @@ struct Facts {
     /// zone: (the local's root, the zone, its player). Forgotten at any
     /// change of any zone.
     held: Vec<(Slot, u16, ZonePlayer)>,
+    /// Set locals (roots) whose cells are all known to be empty. Forgotten
+    /// at any change of any cell.
+    empty_sets: BTreeSet<Slot>,
+    /// The `require` statements asked as a decision's options are listed
+    /// (passes 17 and 19), by address: a tail passes over them.
+    preasked: std::rc::Rc<[usize]>,
 }
 
 /// The player part of a zone named in a rule, when it cannot change
@@ -1552,6 +1591,7 @@ impl Facts {
     /// may be the same cell is forgotten (after recording what stays
     /// distinct).
     fn touch(&mut self, x: Slot) {
+        self.empty_sets.clear();
         let x = self.root(x);
         let slots: Vec<Slot> = self.known.keys().copied().collect();
         for y in slots {
@@ -1574,6 +1614,8 @@ impl Facts {
         self.distinct.retain(|&(a, b)| a != r && b != r && a != x && b != x);
         self.alias.retain(|k, v| *k != x && *v != r && *v != x);
         self.held.retain(|h| h.0 != r && h.0 != x);
+        self.empty_sets.remove(&r);
+        self.empty_sets.remove(&x);
     }
 
     /// Learns what condition `e` being `truth` says about cells.
@@ -1613,6 +1655,19 @@ impl Facts {
                     }
                 }
                 self.learn(body, truth);
+            }
+            // `all x in v: empty(x)` of a set local.
+            Expr::Quant {
+                quant: Quant::All, slot, domain, filter: None, body: Some(body), ..
+            } if truth => {
+                if let (Expr::Local(v, _), Expr::Builtin(Builtin::Empty, args, _)) =
+                    (&**domain, &**body)
+                {
+                    if matches!(&args[0], Expr::Local(x, _) if x == slot) {
+                        let r = self.root(*v);
+                        self.empty_sets.insert(r);
+                    }
+                }
             }
             _ => {}
         }
@@ -1667,6 +1722,15 @@ pub struct Tails {
 
 /// Walks the turn for the lazy-tail pass and the chance-tail pass.
 pub fn tails(g: &ir::Game) -> Tails {
+    tails_with(g, &[])
+}
+
+/// [`tails`], told which `require` statements of the turn are asked as
+/// the options of their decision are listed (by address; passes 17 and
+/// 19): a tail passes over them, and a decision whose tail is lazy only
+/// thanks to them keeps its drawn tail (pass 15) as well, so that a
+/// playout may draw among its options without asking them all.
+pub fn tails_with(g: &ir::Game, preasked: &[usize]) -> Tails {
     let mut out = Tails {
         lazy: BTreeSet::new(),
         chance: Default::default(),
@@ -1678,8 +1742,24 @@ pub fn tails(g: &ir::Game) -> Tails {
         ordered: g.zones.iter().map(|z| z.ordered).collect(),
         no_adds: !g.turn.iter().any(adds_pieces),
     };
-    walk(&g.turn, &mut Vec::new(), &mut Facts::default(), &mut out);
+    let mut facts = Facts { preasked: preasked.into(), ..Facts::default() };
+    walk(&g.turn, &mut Vec::new(), &mut facts, &mut out);
     out
+}
+
+/// Whether a statement of `conts` (or a block inside one) is a `require`
+/// asked at listing (`preasked`, by address).
+fn holds_preasked(conts: &[&[Stmt]], preasked: &[usize]) -> bool {
+    fn any(stmts: &[Stmt], pre: &[usize]) -> bool {
+        stmts.iter().any(|s| {
+            pre.contains(&(s as *const Stmt as usize))
+                || match &s.kind {
+                    StmtKind::Block(_, b) => any(b, pre),
+                    _ => false,
+                }
+        })
+    }
+    !preasked.is_empty() && conts.iter().any(|c| any(c, preasked))
 }
 
 /// Whether `s` is or holds an `add` (the one statement that puts new
@@ -1895,6 +1975,7 @@ impl Facts {
         for k in self.known.values_mut() {
             k.forget_contents();
         }
+        self.empty_sets.clear();
     }
 
     /// Carries what is known past statement `s` (whatever it does).
@@ -2003,6 +2084,11 @@ fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, o
                 let mut tail = Some(f.clone());
                 if conts.iter().rev().all(|c| safe_block(c, &mut tail)) {
                     out.lazy.insert(*site);
+                    if holds_preasked(conts, &facts.preasked) {
+                        if let Some(steps) = drawn_tail(conts, out) {
+                            out.drawn.insert(*site, steps);
+                        }
+                    }
                 } else if let Some(t) = chance_tail(conts, f, out) {
                     out.chance.insert(*site, t);
                 } else if let Some(steps) = drawn_tail(conts, out) {
@@ -2251,6 +2337,34 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
         _ => None,
     };
     match &s.kind {
+        // Asked as the options were listed: a move here has passed it.
+        StmtKind::Require(..) if f.preasked.contains(&(s as *const Stmt as usize)) => true,
+        // One piece of a kind the zone is known to hold.
+        StmtKind::Take { count, kind: Expr::Local(k, _), zone }
+            if count.as_ref().is_none_or(|c| matches!(c, Expr::Const(Value::Int(1)))) =>
+        {
+            let Some((z, who)) = stable_zone(zone) else { return false };
+            let r = f.root(*k);
+            if !f.held.contains(&(r, z, who)) {
+                return false;
+            }
+            f.held.clear();
+            true
+        }
+        // A set of cells all known to be empty.
+        StmtKind::Place { kind, owner, at: Expr::Local(v, _), many: true } => {
+            let kind_ok = match kind {
+                Expr::Const(Value::Kind(k)) => *k != ir::NONE16,
+                Expr::Local(k, _) => f.get(*k).some,
+                _ => false,
+            };
+            let r = f.root(*v);
+            if !kind_ok || !owner.as_ref().is_none_or(some_player) || !f.empty_sets.contains(&r) {
+                return false;
+            }
+            f.forget_all();
+            true
+        }
         StmtKind::Let(_, e) => !may_fail(e),
         StmtKind::Assign(t, e) => {
             let ok = match t {
@@ -3370,6 +3484,27 @@ pub struct NbrRequire<const W: usize> {
     /// For each kind, the cells next to each of its placements (in the
     /// order of `Tables::placements`).
     pub nbrs: Vec<Box<[Set<W>]>>,
+    /// A `require` over the mover's groups asked with it (pass 19).
+    pub groups: Option<GroupRequire<W>>,
+}
+
+/// `require all g in groups(me): C(g)` with `C` a condition of the group
+/// alone, asked of each placement as the options are listed (pass 19):
+/// the groups after the placement are the mover's groups not next to it,
+/// unchanged, and the groups of the mover's pieces and the placement that
+/// meet the placement.
+pub struct GroupRequire<const W: usize> {
+    /// `C`, reading the group from set local `slot`.
+    pub cond: B<W>,
+    /// The set local the condition reads.
+    pub slot: usize,
+    /// The `require` statement (where a move it rejects fails).
+    pub span: crate::source::Span,
+    /// Written before the neighbourhood `require` (so asked first).
+    pub first: bool,
+    /// The frame's memo table remembering, per set of the mover's pieces,
+    /// whether all its groups pass.
+    pub memo: usize,
 }
 
 /// The boolean combination of a [`NbrRequire`]'s quantifiers.
@@ -3393,6 +3528,11 @@ pub const NBR_ATOMS: usize = 8;
 /// it has none).
 pub struct NbrSets<const W: usize> {
     sets: [(Set<W>, Set<W>); NBR_ATOMS],
+    /// The mover's pieces (pass 19).
+    own: Set<W>,
+    /// The cells of the mover's groups that fail the group condition now
+    /// (pass 19): each must join the placement for it to be admitted.
+    bad: Set<W>,
 }
 
 impl<const W: usize> Pred<W> {
@@ -3429,25 +3569,94 @@ impl<const W: usize> NbrRequire<W> {
                 s.1 = b.eval(cx, all).0;
             }
         }
-        NbrSets { sets }
+        let (mut own, mut bad) = (Set::EMPTY, Set::EMPTY);
+        if let Some(g) = &self.groups {
+            own = bits_at(cx.st, cx.st.current as usize);
+            // Whether every group passes is remembered per set of pieces;
+            // the failing groups are found only when some fail.
+            let known = cx.fr.memo.get(g.memo).and_then(|m| m.get(&own));
+            if known != Some(1) {
+                let mut rest = own;
+                while let Some(c) = rest.first() {
+                    let grp = super::expr::flood(cx.t, own, Set::one(c));
+                    rest = rest.minus(grp);
+                    if !g.asks(cx, grp) {
+                        bad = bad.or(grp);
+                    }
+                }
+                if known.is_none() {
+                    if let Some(m) = cx.fr.memo.get_mut(g.memo) {
+                        m.put(own, u64::from(bad.is_empty()));
+                    }
+                }
+            }
+        }
+        NbrSets { sets, own, bad }
     }
 
-    /// Whether the `require` holds once placement `e` is placed, at the
+    /// Whether the `require`s hold once placement `e` is placed, at the
     /// position of `cx` (for one placement; a listing computes
     /// [`NbrRequire::sets`] once and asks [`NbrRequire::holds`]).
     pub fn admits(&self, cx: &mut Cx<'_, W>, e: Set<W>) -> bool {
+        self.first_failure(cx, e).is_none()
+    }
+
+    /// The `require` that rejects placement `e` first, in the written
+    /// order (`None`: both hold).
+    pub fn first_failure(&self, cx: &mut Cx<'_, W>, e: Set<W>) -> Option<crate::source::Span> {
         let ns = self.sets(cx);
-        self.holds(cx.t, &ns, e)
+        let nb = super::expr::around(cx.t, e).minus(e);
+        let nbr = (!self.atoms.is_empty() && !self.holds_around(&ns, nb)).then_some(self.span);
+        let grp = self
+            .groups
+            .as_ref()
+            .and_then(|g| (!self.groups_hold(cx, &ns, e, nb)).then_some(g.span));
+        match &self.groups {
+            Some(g) if g.first => grp.or(nbr),
+            _ => nbr.or(grp),
+        }
     }
 
-    /// Whether the `require` holds once placement `e` is placed.
+    /// Whether the `require`s hold once placement `e` is placed.
     #[inline]
-    pub fn holds(&self, t: &super::Tables<W>, sets: &NbrSets<W>, e: Set<W>) -> bool {
-        self.holds_around(sets, super::expr::around(t, e).minus(e))
+    pub fn holds(&self, cx: &mut Cx<'_, W>, sets: &NbrSets<W>, e: Set<W>) -> bool {
+        let nb = super::expr::around(cx.t, e).minus(e);
+        self.holds_around(sets, nb) && self.groups_hold(cx, sets, e, nb)
     }
 
-    /// Whether the `require` holds once a placement whose neighbours are
-    /// `nb` is placed.
+    /// Whether the group `require` (if any) holds once placement `e`,
+    /// whose neighbours are `nb`, is placed: every failing group must
+    /// join the placement, and each group that meets the placement must
+    /// pass.
+    #[inline]
+    pub fn groups_hold(
+        &self,
+        cx: &mut Cx<'_, W>,
+        sets: &NbrSets<W>,
+        e: Set<W>,
+        nb: Set<W>,
+    ) -> bool {
+        let Some(g) = &self.groups else { return true };
+        let t = cx.t;
+        // The mover's groups next to the placement.
+        let joined = super::expr::flood(t, sets.own, sets.own.and(nb));
+        if !sets.bad.minus(joined).is_empty() {
+            return false;
+        }
+        let all = sets.own.or(e);
+        let mut rest = joined.or(e);
+        while let Some(c) = rest.first() {
+            let grp = super::expr::flood(t, all, Set::one(c));
+            rest = rest.minus(grp);
+            if !g.asks(cx, grp) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether the neighbourhood `require` holds once a placement whose
+    /// neighbours are `nb` is placed (always, when there is none).
     #[inline]
     pub fn holds_around(&self, sets: &NbrSets<W>, nb: Set<W>) -> bool {
         let mut m = 0usize;
@@ -3462,6 +3671,17 @@ impl<const W: usize> NbrRequire<W> {
             m |= usize::from(yes) << i;
         }
         self.table[m / 64] >> (m % 64) & 1 == 1
+    }
+}
+
+impl<const W: usize> GroupRequire<W> {
+    /// The condition of group `g`.
+    #[inline]
+    fn asks(&self, cx: &mut Cx<'_, W>, g: Set<W>) -> bool {
+        if let Some(x) = cx.fr.s.get_mut(self.slot) {
+            *x = g;
+        }
+        (self.cond)(cx)
     }
 }
 
@@ -3487,45 +3707,103 @@ impl<const W: usize> Compiler<'_, W> {
     /// counters, neither can stop the run with an error (only fail, which
     /// drops the option as the `require` would), and `C` reads only cells
     /// next to `v`, each through a predicate of that cell, and `me`.
-    pub fn nbr_require(&mut self, stmts: &[Stmt], i: usize) -> Option<(usize, NbrRequire<W>)> {
+    pub fn nbr_require(&mut self, stmts: &[Stmt], i: usize) -> Option<(Vec<usize>, NbrRequire<W>)> {
         let StmtKind::Choose { slot, domain, .. } = &stmts.get(i)?.kind else { return None };
         if self.ty(domain) != Ty::Placements || !matches!(self.var(*slot), Var::S(_)) {
             return None;
         }
         let is_v = |e: &Expr| matches!(e, Expr::Local(s, _) if s == slot);
+        let mut asked = Vec::new();
+        let mut nbr: Option<(Vec<_>, NbrForm, crate::source::Span)> = None;
+        let mut groups: Option<GroupRequire<W>> = None;
+        let mut placed = false;
         for (j, s) in stmts.iter().enumerate().skip(i + 1) {
             match &s.kind {
-                StmtKind::Take { count, kind, zone } => {
+                StmtKind::Take { count, kind, zone } if asked.is_empty() => {
                     if [count.as_ref(), Some(kind), Some(zone)].into_iter().flatten().any(may_fail)
                     {
                         return None;
                     }
                 }
                 StmtKind::Place { kind, owner: None, at, many: true }
-                    if is_v(at) && !may_fail(kind) => {}
+                    if asked.is_empty() && !placed && is_v(at) && !may_fail(kind) =>
+                {
+                    placed = true;
+                }
                 StmtKind::Require(c, _) => {
                     let mut atoms = Vec::new();
-                    let form = self.nbr_form(*slot, c, &mut atoms)?;
-                    self.notes.push(
-                        "neighbourhood require: asked of each placement as the options are listed"
-                            .into(),
-                    );
-                    let mut table = [0u64; 4];
-                    for m in 0..1usize << atoms.len() {
-                        table[m / 64] |= u64::from(form.eval(m)) << (m % 64);
+                    if nbr.is_none() {
+                        if let Some(form) = self.nbr_form(*slot, c, &mut atoms) {
+                            nbr = Some((atoms, form, s.span));
+                            asked.push(j);
+                            continue;
+                        }
                     }
-                    let t = self.t;
-                    let nbrs = t
-                        .placements
-                        .iter()
-                        .map(|ps| ps.iter().map(|&e| super::expr::around(t, e).minus(e)).collect())
-                        .collect();
-                    return Some((j, NbrRequire { atoms, table, span: s.span, nbrs }));
+                    // The groups after the placement (so only once it is placed).
+                    if groups.is_none() && placed {
+                        if let Some((cond, gs)) = self.group_require(c) {
+                            let first = nbr.is_none();
+                            let memo = self.memos;
+                            self.memos += 1;
+                            groups =
+                                Some(GroupRequire { cond, slot: gs, span: s.span, first, memo });
+                            asked.push(j);
+                            continue;
+                        }
+                    }
+                    break;
                 }
-                _ => return None,
+                _ => break,
             }
         }
-        None
+        if asked.is_empty() {
+            return None;
+        }
+        let t = self.t;
+        let nbrs = t
+            .placements
+            .iter()
+            .map(|ps| ps.iter().map(|&e| super::expr::around(t, e).minus(e)).collect())
+            .collect();
+        let (atoms, table, span) = match nbr {
+            Some((atoms, form, span)) => {
+                self.notes.push(
+                    "neighbourhood require: asked of each placement as the options are listed"
+                        .into(),
+                );
+                let mut table = [0u64; 4];
+                for m in 0..1usize << atoms.len() {
+                    table[m / 64] |= u64::from(form.eval(m)) << (m % 64);
+                }
+                (atoms, table, span)
+            }
+            // No quantifier: the answer is `true`.
+            None => (Vec::new(), [1, 0, 0, 0], Default::default()),
+        };
+        if groups.is_some() {
+            self.notes
+                .push("group require: asked of each placement as the options are listed".into());
+        }
+        Some((asked, NbrRequire { atoms, table, span, nbrs, groups }))
+    }
+
+    /// Pass 19: `all g in groups(me): C` with `C` a condition of the group
+    /// alone (no position, no `me`, no other local, cannot fail), compiled
+    /// with the set local it reads.
+    fn group_require(&mut self, c: &Expr) -> Option<(B<W>, usize)> {
+        let Expr::Quant { quant: Quant::All, slot, domain, filter: None, body: Some(body), .. } = c
+        else {
+            return None;
+        };
+        let Expr::Builtin(Builtin::Groups, args, _) = &**domain else { return None };
+        if !matches!(&args[..], [Expr::Me]) {
+            return None;
+        }
+        if reads_state(body) || may_fail(body) || !reads_only(body, &[*slot]) {
+            return None;
+        }
+        let Var::S(gs) = self.var(*slot) else { return None };
+        Some((self.cond_of(*slot, body), gs as usize))
     }
 
     fn nbr_form(

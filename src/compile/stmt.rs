@@ -140,17 +140,20 @@ impl<const W: usize> Compiler<'_, W> {
         let mut run: Vec<StmtFn<W>> = Vec::new();
         // A `require` asked as the options of a decision are listed (pass
         // 17): not run again after the decision.
-        let mut pushed = None;
+        let mut pushed = Vec::new();
         for (i, s) in stmts.iter().enumerate() {
-            if pushed == Some(i) {
+            if pushed.contains(&i) {
                 continue;
             }
             if has_fork(s) {
                 if !run.is_empty() {
                     ops.push(Op::Run(effect::seq(std::mem::take(&mut run))));
                 }
-                let nbr = self.nbr_require(stmts, i).map(|(j, r)| {
-                    pushed = Some(j);
+                let nbr = self.nbr_require(stmts, i).map(|(js, r)| {
+                    for &j in &js {
+                        self.preasked.push(&stmts[j] as *const Stmt as usize);
+                    }
+                    pushed = js;
                     r
                 });
                 self.fork_stmt(s, ops, nbr);

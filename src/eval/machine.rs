@@ -401,9 +401,12 @@ pub fn prune<const W: usize>(
                 let b = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let i = w * 64 + b;
-                let ok = match nbrs.and_then(|x| x.get(i)) {
-                    Some(&nb) => r.holds_around(&ns, nb),
-                    None => ps.get(i).is_some_and(|&e| r.holds(t, &ns, e)),
+                let ok = match (nbrs.and_then(|x| x.get(i)), ps.get(i)) {
+                    (Some(&nb), Some(&e)) => {
+                        r.holds_around(&ns, nb) && r.groups_hold(&mut cx, &ns, e, nb)
+                    }
+                    (None, Some(&e)) => r.holds(&mut cx, &ns, e),
+                    _ => false,
                 };
                 if !ok {
                     *bits &= !(1u64 << b);
@@ -412,7 +415,7 @@ pub fn prune<const W: usize>(
             }
         }
     } else {
-        opts.sets.retain(|&e| r.holds(t, &ns, e));
+        opts.sets.retain(|&e| r.holds(&mut cx, &ns, e));
     }
 }
 
@@ -637,11 +640,11 @@ pub fn take_choice<const W: usize>(
                 if !c.filter.as_ref().is_none_or(|f| f(&mut cx)) {
                     Err(c.filter_span)
                 } else if let (Some(r), Pick::S(e)) = (&c.nbr, pick) {
-                    // Pass 17: the `require` after the decision, asked now.
-                    if r.admits(&mut cx, e) {
-                        Ok(pc + 1)
-                    } else {
-                        Err(r.span)
+                    // Passes 17 and 19: the `require`s after the decision,
+                    // asked now.
+                    match r.first_failure(&mut cx, e) {
+                        None => Ok(pc + 1),
+                        Some(span) => Err(span),
                     }
                 } else {
                     Ok(pc + 1)

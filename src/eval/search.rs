@@ -376,9 +376,6 @@ impl<const W: usize> Searcher<W> {
             });
         }
         self.budget -= n as u32;
-        if lazy {
-            return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
-        }
         if chance_tail {
             if let Some(go_on) = self.chance_tail(p, start, b, at, sink)? {
                 return Ok(go_on);
@@ -395,8 +392,12 @@ impl<const W: usize> Searcher<W> {
             }
         }
         if p.sites.get(site as usize).is_some_and(|s| s.nbr) {
+            // Passes 17 and 19: the `require`s asked of each option now.
             let lv = &mut self.levels[b];
             prune(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth]);
+        }
+        if lazy {
+            return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
         }
         let n = self.opts[depth].len();
         // Options that are the cells of a set, or placements, are taken in

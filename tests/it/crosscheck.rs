@@ -228,6 +228,7 @@ fn cases() -> Vec<(String, Game)> {
     out.push(("touch".into(), crate::game_text(TOUCH).expect("touch game")));
     out.push(("around".into(), crate::game_text(AROUND).expect("around game")));
     out.push(("through".into(), crate::game_text(THROUGH).expect("through game")));
+    out.push(("snakes".into(), crate::game_text(SNAKES).expect("snakes game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),
@@ -316,6 +317,28 @@ pub const THROUGH: &str = "players A, B\nboard square 4 by 4\npiece Man\n\
       if all l in lines(4) where c in l and occupied(last(l)): owner(first(l)) != me { pass } else { place Man at step(c, s) }\n\
       if none l in lines(2) where up in l and (any i in range(1, 2): i == 2): mine(l) { pass } else { win me }\n\
       if any l in lines(2) where b2 in l: mine(l) and occupied(c) { lose me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// A `require` over the mover's groups asked as the placements are listed
+/// (pass 19), before a neighbourhood `require` (pass 17): a condition of
+/// the group with a quantifier in it, a group made in the setup that fails
+/// it (so that a placement must join it), and a tile whose cells do not
+/// touch each other (it may join groups that stay apart).
+pub const SNAKES: &str = "players A, B\nboard square 5 by 5\n\
+    piece Dot covers (0, 0)\npiece Bar covers (0, 0) (1, 0)\npiece Gap covers (0, 0) (2, 0)\n\
+    zone supply per player\n\
+    setup { for p in players { add 5 Dot to supply(p)  add 3 Bar to supply(p)  add 2 Gap to supply(p) }\n\
+      place Dot of A at [b2, c2] }\n\
+    def links(c, g) = count x in neighbours(c) where contains(g, x)\n\
+    turn {\n\
+      choose t in supply(me)\n\
+      choose cover in placements(t) where all x in cover: empty(x)\n\
+      take t from supply(me)\n\
+      place t at cover\n\
+      require all g in groups(me): size(g) != 2 and (all c in g: links(c, g) <= 2)\n\
+      require (none x in neighbours(cover): occupied(x)) or (any x in neighbours(cover): owner(x) == me)\n\
+      if size(pieces(me)) >= 9 { win me }\n\
     }\n\
     on no moves { pass }";
 
@@ -463,6 +486,7 @@ fn drawn_moves_are_uniform() {
     let cases = [
         ("drawn", crate::game_text(DRAWN).expect("drawn game"), 7),
         ("snekagon side 3", crate::game_with("snekagon.game", &[("side", 3)]), 3),
+        ("snakes", crate::game_text(SNAKES).expect("snakes game"), 2),
     ];
     for (name, g, plies) in cases {
         let s0 = State::initial_seeded(&g, 0).expect("setup");
@@ -566,4 +590,94 @@ fn a_require_around_a_placement_is_asked_as_the_options_are_listed() {
 fn free_moves(free: &Game, s: &State) -> Vec<tabula::Move> {
     let t = State::from_text(free, &s.to_text(free)).expect("the same position");
     t.legal_moves(free).expect("moves")
+}
+
+#[test]
+fn a_require_over_the_groups_is_asked_as_the_placements_are_listed() {
+    // Pass 19 fires on SNAKES (the crosscheck above keeps its move lists
+    // equal to the reference's) and makes the decision a lazy tail; it
+    // does not fire on a `require` asked before the placement, over the
+    // opponent's groups, with `any`, with a condition that reads the
+    // position, or after a `let`.
+    let notes = |g: &Game| g.program().notes().to_vec();
+    let fired = |g: &Game| notes(g).iter().any(|n| n.starts_with("group require"));
+    let g = crate::game_text(SNAKES).expect("snakes game");
+    assert!(fired(&g), "{:?}", notes(&g));
+    assert!(notes(&g).iter().any(|n| n.starts_with("lazy tail after decision 1")));
+    let group = "require all g in groups(me): size(g) != 2 and (all c in g: links(c, g) <= 2)\n";
+    let variants = [
+        (format!("place t at cover\n{group}"), format!("{group}place t at cover\n")),
+        ("groups(me)".to_string(), "groups(opponent)".to_string()),
+        ("require all g".to_string(), "require any g".to_string()),
+        ("size(g) != 2".to_string(), "size(g) != count(supply(me))".to_string()),
+        ("place t at cover\n".to_string(), "place t at cover\n let n = 1\n".to_string()),
+    ];
+    for (from, to) in &variants {
+        assert!(SNAKES.contains(from.as_str()), "{from}");
+        let v = crate::game_text(&SNAKES.replacen(from.as_str(), to, 1)).expect("variant");
+        assert!(!fired(&v), "{to}");
+    }
+    // Not lazy when the `take` or the `place` could fail: a kind the zone
+    // is not known to hold, cells not known to be empty.
+    let lazy = |g: &Game| notes(g).iter().any(|n| n.starts_with("lazy tail after decision 1"));
+    for (from, to) in [
+        ("take t from supply(me)", "take Gap from supply(me)"),
+        ("where all x in cover: empty(x)", "where all x in cover: off(x) or true"),
+        ("take t from supply(me)", "take 2 t from supply(me)"),
+        ("take t from supply(me)", "take t from supply(opponent)"),
+        ("choose t in supply(me)", "choose t in kinds"),
+    ] {
+        assert!(SNAKES.contains(from), "{from}");
+        let v = crate::game_text(&SNAKES.replacen(from, to, 1)).expect("variant");
+        assert!(!lazy(&v), "{to}");
+    }
+    // A move a `require` rejects, played as if it were legal, fails at the
+    // first `require` (in the written order) that rejects it, as in the
+    // reference: the moves of the game without either rule, and of the
+    // game with only the group rule, tell which.
+    let nbr = "require (none x in neighbours(cover)";
+    let free = crate::game_text(
+        &SNAKES
+            .replacen("require all g", "if all g", 1)
+            .replacen("links(c, g) <= 2)\n", "links(c, g) <= 2) { pass }\n", 1)
+            .replacen("require (none", "if (none", 1)
+            .replacen("owner(x) == me)\n", "owner(x) == me) { pass }\n", 1),
+    )
+    .expect("without the rules");
+    let only_groups = crate::game_text(&SNAKES.replacen("require (none", "if (none", 1).replacen(
+        "owner(x) == me)\n",
+        "owner(x) == me) { pass }\n",
+        1,
+    ))
+    .expect("only the group rule");
+    let mut s = crate::start(&g);
+    let mut rng = Rng::new(5);
+    let (mut by_groups, mut by_nbr) = (0, 0);
+    for _ in 0..12 {
+        let ours = s.legal_moves(&g).expect("moves");
+        let grouped = free_moves(&only_groups, &s);
+        for m in free_moves(&free, &s) {
+            if ours.contains(&m) {
+                continue;
+            }
+            let mut t = s.clone();
+            let e = t.play_unchecked(&g, &m).expect_err("rejected");
+            assert!(e.message.contains("not legal"), "{}", e.message);
+            let at = &SNAKES[e.span.start as usize..];
+            if grouped.contains(&m) {
+                by_nbr += 1;
+                assert!(at.starts_with(nbr), "{at:.40}");
+            } else {
+                by_groups += 1;
+                assert!(at.starts_with("require all g"), "{at:.40}");
+            }
+            assert!(reference::play(&g, &s, &m).is_err());
+        }
+        if ours.is_empty() || s.outcome(&g).expect("outcome").is_some() {
+            break;
+        }
+        let m = &ours[rng.below(ours.len())];
+        s = s.play(&g, m).expect("play");
+    }
+    assert!(by_groups > 0 && by_nbr > 0, "{by_groups} by the groups, {by_nbr} by the neighbours");
 }

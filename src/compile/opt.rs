@@ -3505,6 +3505,14 @@ pub struct GroupRequire<const W: usize> {
     /// The frame's memo table remembering, per set of the mover's pieces,
     /// whether all its groups pass.
     pub memo: usize,
+    /// For each kind, a bit per placement (in the order of
+    /// `Tables::placements`): set when the placement's cells are one
+    /// group and pass `C` (made at load). Asked of a placement next to
+    /// none of the mover's pieces, which then is a group of its own.
+    pub alone: Vec<Box<[u64]>>,
+    /// The same bits for "its cells are one group" (else `alone` says
+    /// nothing and the placement is asked as any other).
+    pub connected: Vec<Box<[u64]>>,
 }
 
 /// The boolean combination of a [`NbrRequire`]'s quantifiers.
@@ -3655,6 +3663,29 @@ impl<const W: usize> NbrRequire<W> {
         true
     }
 
+    /// [`NbrRequire::groups_hold`] for placement `i` of the kind whose
+    /// placements are `Tables::placements[k]`: a placement next to none
+    /// of the mover's pieces whose cells are one group is answered from
+    /// the bits made at load.
+    #[inline]
+    pub fn groups_hold_at(
+        &self,
+        cx: &mut Cx<'_, W>,
+        sets: &NbrSets<W>,
+        (k, i): (usize, usize),
+        e: Set<W>,
+        nb: Set<W>,
+    ) -> bool {
+        let Some(g) = &self.groups else { return true };
+        let bit = |v: &[Box<[u64]>]| {
+            v.get(k).and_then(|b| b.get(i / 64)).is_some_and(|w| w >> (i % 64) & 1 == 1)
+        };
+        if !sets.own.meets(nb) && bit(&g.connected) {
+            return sets.bad.is_empty() && bit(&g.alone);
+        }
+        self.groups_hold(cx, sets, e, nb)
+    }
+
     /// Whether the neighbourhood `require` holds once a placement whose
     /// neighbours are `nb` is placed (always, when there is none).
     #[inline]
@@ -3745,8 +3776,16 @@ impl<const W: usize> Compiler<'_, W> {
                             let first = nbr.is_none();
                             let memo = self.memos;
                             self.memos += 1;
-                            groups =
-                                Some(GroupRequire { cond, slot: gs, span: s.span, first, memo });
+                            let (alone, connected) = self.alone_placements(&cond, gs);
+                            groups = Some(GroupRequire {
+                                cond,
+                                slot: gs,
+                                span: s.span,
+                                first,
+                                memo,
+                                alone,
+                                connected,
+                            });
                             asked.push(j);
                             continue;
                         }
@@ -3785,6 +3824,42 @@ impl<const W: usize> Compiler<'_, W> {
                 .push("group require: asked of each placement as the options are listed".into());
         }
         Some((asked, NbrRequire { atoms, table, span, nbrs, groups }))
+    }
+
+    /// Pass 19: for each kind and placement, whether its cells are one
+    /// group (`connected`) and whether that group passes `cond` (`alone`),
+    /// evaluated now (`cond` reads the set local `slot` and nothing of
+    /// the position).
+    fn alone_placements(&self, cond: &B<W>, slot: usize) -> (Vec<Box<[u64]>>, Vec<Box<[u64]>>) {
+        let t = self.t;
+        let mut st = State::empty(self.g);
+        let mut fr = self.scratch_frame();
+        let mut alone = Vec::with_capacity(t.placements.len());
+        let mut connected = Vec::with_capacity(t.placements.len());
+        for ps in &t.placements {
+            let words = ps.len().div_ceil(64);
+            let (mut a, mut c) = (vec![0u64; words], vec![0u64; words]);
+            for (i, &e) in ps.iter().enumerate() {
+                let one = e.first().is_some_and(|x| super::expr::flood(t, e, Set::one(x)) == e);
+                if !one {
+                    continue;
+                }
+                c[i / 64] |= 1 << (i % 64);
+                if let Some(x) = fr.s.get_mut(slot) {
+                    *x = e;
+                }
+                fr.steps = 0;
+                let mut cx = Cx { t, st: &mut st, fr: &mut fr };
+                let ok = cond(&mut cx) && fr.err.is_none();
+                fr.err = None;
+                if ok {
+                    a[i / 64] |= 1 << (i % 64);
+                }
+            }
+            alone.push(a.into_boxed_slice());
+            connected.push(c.into_boxed_slice());
+        }
+        (alone, connected)
     }
 
     /// Pass 19: `all g in groups(me): C` with `C` a condition of the group

@@ -394,7 +394,8 @@ pub fn prune<const W: usize>(
     let t = cx.t;
     if let Some((ps, n)) = &mut opts.placements {
         // The neighbours of each placement of this kind, made at load.
-        let nbrs = t.placements.iter().position(|q| Arc::ptr_eq(q, ps)).and_then(|k| r.nbrs.get(k));
+        let kind = t.placements.iter().position(|q| Arc::ptr_eq(q, ps));
+        let nbrs = kind.and_then(|k| r.nbrs.get(k));
         for (w, bits) in opts.placed.iter_mut().enumerate() {
             let mut m = *bits;
             while m != 0 {
@@ -403,7 +404,8 @@ pub fn prune<const W: usize>(
                 let i = w * 64 + b;
                 let ok = match (nbrs.and_then(|x| x.get(i)), ps.get(i)) {
                     (Some(&nb), Some(&e)) => {
-                        r.holds_around(&ns, nb) && r.groups_hold(&mut cx, &ns, e, nb)
+                        r.holds_around(&ns, nb)
+                            && r.groups_hold_at(&mut cx, &ns, (kind.unwrap_or(0), i), e, nb)
                     }
                     (None, Some(&e)) => r.holds(&mut cx, &ns, e),
                     _ => false,

@@ -3509,11 +3509,14 @@ pub struct GroupRequire<const W: usize> {
     /// `Tables::placements`): set when the placement's cells are one
     /// group and pass `C` (made at load). Asked of a placement next to
     /// none of the mover's pieces, which then is a group of its own.
-    pub alone: Vec<Box<[u64]>>,
+    pub alone: Vec<Bits>,
     /// The same bits for "its cells are one group" (else `alone` says
     /// nothing and the placement is asked as any other).
-    pub connected: Vec<Box<[u64]>>,
+    pub connected: Vec<Bits>,
 }
+
+/// A bit per element of a list.
+pub type Bits = Box<[u64]>;
 
 /// The boolean combination of a [`NbrRequire`]'s quantifiers.
 pub enum NbrForm {
@@ -3677,7 +3680,7 @@ impl<const W: usize> NbrRequire<W> {
         nb: Set<W>,
     ) -> bool {
         let Some(g) = &self.groups else { return true };
-        let bit = |v: &[Box<[u64]>]| {
+        let bit = |v: &[Bits]| {
             v.get(k).and_then(|b| b.get(i / 64)).is_some_and(|w| w >> (i % 64) & 1 == 1)
         };
         if !sets.own.meets(nb) && bit(&g.connected) {
@@ -3830,7 +3833,7 @@ impl<const W: usize> Compiler<'_, W> {
     /// group (`connected`) and whether that group passes `cond` (`alone`),
     /// evaluated now (`cond` reads the set local `slot` and nothing of
     /// the position).
-    fn alone_placements(&self, cond: &B<W>, slot: usize) -> (Vec<Box<[u64]>>, Vec<Box<[u64]>>) {
+    fn alone_placements(&self, cond: &B<W>, slot: usize) -> (Vec<Bits>, Vec<Bits>) {
         let t = self.t;
         let mut st = State::empty(self.g);
         let mut fr = self.scratch_frame();

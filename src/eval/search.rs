@@ -357,10 +357,12 @@ impl<const W: usize> Searcher<W> {
         if n == 0 {
             return Ok(true);
         }
-        let (chance, lazy, chance_tail, drawn) = p
-            .sites
-            .get(site as usize)
-            .map_or((false, false, false, None), |s| (s.chance, s.lazy, s.chance_tail, s.drawn));
+        // A lazy decision whose options the listing asks `require`s of
+        // (passes 17 and 19) hands them over after they are asked, below.
+        let (chance, lazy, chance_tail, drawn) =
+            p.sites.get(site as usize).map_or((false, false, false, None), |s| {
+                (s.chance, s.lazy && !s.nbr, s.chance_tail, s.drawn)
+            });
         if chance {
             // The move ends here: chance decides what comes next.
             let chance_at = ChanceAt { start, prefix: &self.prefix };
@@ -376,6 +378,9 @@ impl<const W: usize> Searcher<W> {
             });
         }
         self.budget -= n as u32;
+        if lazy {
+            return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
+        }
         if chance_tail {
             if let Some(go_on) = self.chance_tail(p, start, b, at, sink)? {
                 return Ok(go_on);
@@ -391,13 +396,10 @@ impl<const W: usize> Searcher<W> {
                 }
             }
         }
-        if p.sites.get(site as usize).is_some_and(|s| s.nbr) {
-            // Passes 17 and 19: the `require`s asked of each option now.
-            let lv = &mut self.levels[b];
-            prune(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth]);
-        }
-        if lazy {
-            return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
+        if let Some(s) = p.sites.get(site as usize).filter(|s| s.nbr) {
+            if let Some(go_on) = self.pruned(p, b, at, s.lazy, sink)? {
+                return Ok(go_on);
+            }
         }
         let n = self.opts[depth].len();
         // Options that are the cells of a set, or placements, are taken in
@@ -437,6 +439,28 @@ impl<const W: usize> Searcher<W> {
 }
 
 impl<const W: usize> Searcher<W> {
+    /// Passes 17 and 19: the `require`s asked of each option of the
+    /// decision at op `pc` of level `b` (options listed), the rejected
+    /// ones dropped; a lazy decision then hands the rest to the sink
+    /// (`Some`: its answer). Out of line, to keep `explore` small.
+    #[inline(never)]
+    fn pruned(
+        &mut self,
+        p: &Program<W>,
+        b: usize,
+        pc: u32,
+        lazy: bool,
+        sink: &mut impl Sink<W>,
+    ) -> Result<Option<bool>, RunError> {
+        let depth = self.path.len();
+        let lv = &mut self.levels[b];
+        prune(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts[depth]);
+        if !lazy {
+            return Ok(None);
+        }
+        sink.lazy(p, &mut self.levels[b], pc, &self.path, &self.opts[depth]).map(Some)
+    }
+
     /// A chance-tail decision at op `pc` of level `b` (options listed):
     /// hands its options to the sink as moves that stop at chance when
     /// they all do now (`Some`: the sink's answer), else `None` (the

@@ -3732,15 +3732,19 @@ impl NbrForm {
 }
 
 impl<const W: usize> Compiler<'_, W> {
-    /// Pass 17: `choose v in placements(K) where F` followed, in the same
-    /// block, by statements that only take pieces from zones or place the
-    /// chosen placement for the mover, then `require C` with `C` about the
-    /// cells around `v` alone. Returns the index in `stmts` of that
-    /// `require` and `C` in the form the listing asks of each placement.
-    /// Exact: placing writes only the cells of `v` and taking only zone
-    /// counters, neither can stop the run with an error (only fail, which
-    /// drops the option as the `require` would), and `C` reads only cells
-    /// next to `v`, each through a predicate of that cell, and `me`.
+    /// Passes 17 and 19: `choose v in placements(K) where F` followed, in
+    /// the same block, by statements that only take pieces from zones or
+    /// place the chosen placement for the mover, then `require C` with
+    /// `C` about the cells around `v` alone (pass 17) and/or, once placed,
+    /// `require all g in groups(me): D` with `D` about the group alone
+    /// (pass 19), one of each at most, in either order. Returns the
+    /// indices in `stmts` of those `require`s and the form the listing
+    /// asks of each placement. Exact: placing writes only the cells of
+    /// `v` and taking only zone counters, neither can stop the run with
+    /// an error (only fail, which drops the option as a `require` would),
+    /// `C` reads only cells next to `v`, each through a predicate of that
+    /// cell, and `me`, and `D` reads only the group, whose sets after the
+    /// placement follow from the mover's pieces before it and `v`.
     pub fn nbr_require(&mut self, stmts: &[Stmt], i: usize) -> Option<(Vec<usize>, NbrRequire<W>)> {
         let StmtKind::Choose { slot, domain, .. } = &stmts.get(i)?.kind else { return None };
         if self.ty(domain) != Ty::Placements || !matches!(self.var(*slot), Var::S(_)) {

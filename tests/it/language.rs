@@ -666,7 +666,14 @@ fn bundled_games_use_their_compile_passes() {
         ),
         ("connect4.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),
         ("hex.game", &["set form: options of `choose c`", "lazy tail after decision 1"]),
-        ("morris.game", &["precomputed relation of two cells", "lazy tail after decision 4"]),
+        (
+            "morris.game",
+            &[
+                "precomputed relation of two cells",
+                "lazy tail after decision 4",
+                "lines through a cell: a quantifier over the lines that hold a cell",
+            ],
+        ),
         (
             "snekagon.game",
             &[

@@ -3683,10 +3683,33 @@ impl<const W: usize> NbrRequire<W> {
         let bit = |v: &[Bits]| {
             v.get(k).and_then(|b| b.get(i / 64)).is_some_and(|w| w >> (i % 64) & 1 == 1)
         };
-        if !sets.own.meets(nb) && bit(&g.connected) {
+        let one = bit(&g.connected);
+        if one && !sets.own.meets(nb) {
             return sets.bad.is_empty() && bit(&g.alone);
         }
-        self.groups_hold(cx, sets, e, nb)
+        self.groups_joined(cx, sets, e, nb, one)
+    }
+
+    /// [`NbrRequire::groups_hold`] of a placement next to some of the
+    /// mover's pieces; `one` when its cells are one group. Out of line,
+    /// to keep the listing's loop small.
+    #[inline(never)]
+    fn groups_joined(
+        &self,
+        cx: &mut Cx<'_, W>,
+        sets: &NbrSets<W>,
+        e: Set<W>,
+        nb: Set<W>,
+        one: bool,
+    ) -> bool {
+        let Some(g) = &self.groups else { return true };
+        if !one {
+            return self.groups_hold(cx, sets, e, nb);
+        }
+        // The placement is one group and each of the mover's groups next
+        // to it touches it: together they are one group, the only new one.
+        let joined = super::expr::flood(cx.t, sets.own, sets.own.and(nb));
+        sets.bad.minus(joined).is_empty() && g.asks(cx, joined.or(e))
     }
 
     /// Whether the neighbourhood `require` holds once a placement whose

@@ -1477,6 +1477,11 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 {
                     return q;
                 }
+                if let Some(q) =
+                    self.groups_touching(*slot, domain, filter.as_deref(), body.as_deref())
+                {
+                    return q;
+                }
                 self.collect(*slot, domain, filter.as_deref(), body.as_deref(), *span)
             }
             _ => Box::new(|_| Set::EMPTY),

@@ -298,6 +298,15 @@
 //!     rule: callgrind, `perft 2` 296.1M → 51.9M instructions, 3 playouts
 //!     listing every move 64.9M → 30.1M), any game whose groups must keep
 //!     a shape or a size.
+//! 20. **Groups touching a set** ([`Compiler::groups_touching`]).
+//!     `collect g in groups(P) where touches(g, X)` (either order) is the
+//!     part of `P`'s pieces reachable from the ones around `X`: one flood
+//!     fill instead of a `touches` test per group. A set form, so, like
+//!     every set form, it counts no steps. Games: Bug (`let eater =
+//!     collect a in groups(me) where touches(a, x)`: callgrind, 100
+//!     playouts 112.4M → 108.8M instructions, `perft 4` 1,216.5M →
+//!     1,164.1M), any capture rule that gathers the groups next to a
+//!     stone.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -1418,6 +1427,49 @@ impl<const W: usize> Compiler<'_, W> {
                 Some(f) => s.and(f(cx, s).0),
                 None => s,
             }
+        }))
+    }
+
+    /// `collect g in groups(P) where touches(g, X)` (or `touches(X, g)`),
+    /// the groups themselves: the cells of `P`'s groups next to `X` are
+    /// the pieces of `P` reachable from those around `X` — one flood fill
+    /// instead of a test per group. A set form: like every set form it
+    /// counts no steps.
+    pub fn groups_touching(
+        &mut self,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> Option<S<W>> {
+        let Expr::Builtin(Builtin::Groups, args, _) = domain else { return None };
+        let [who] = &args[..] else { return None };
+        if !matches!(body, Some(Expr::Local(s, _)) if *s == slot) {
+            return None;
+        }
+        let Some(Expr::Builtin(Builtin::Touches, t, _)) = filter else { return None };
+        let is_g = |e: &Expr| matches!(e, Expr::Local(s, _) if *s == slot);
+        let other = match (&t[0], &t[1]) {
+            (a, b) if is_g(a) && !is_g(b) => b,
+            (a, b) if is_g(b) && !is_g(a) => a,
+            _ => return None,
+        };
+        let mut free = Vec::new();
+        free_locals(other, &mut Vec::new(), &mut free);
+        if free.contains(&slot) || may_fail(other) || may_fail(who) {
+            return None;
+        }
+        let who = self.word(who);
+        let x = self.set(other);
+        self.notes.push("set form: the groups touching a set, by one flood fill".into());
+        Some(Box::new(move |cx| {
+            let p = who(cx);
+            if p < 0 || p as usize >= cx.t.players {
+                return Set::EMPTY;
+            }
+            let own = bits_at(cx.st, p as usize);
+            let xs = x(cx);
+            super::expr::flood(cx.t, own, own.and(super::expr::around(cx.t, xs)))
         }))
     }
 

@@ -229,6 +229,20 @@ fn cases() -> Vec<(String, Game)> {
     out.push(("around".into(), crate::game_text(AROUND).expect("around game")));
     out.push(("through".into(), crate::game_text(THROUGH).expect("through game")));
     out.push(("snakes".into(), crate::game_text(SNAKES).expect("snakes game")));
+    // The groups touching a set, by one flood fill (both orders of
+    // `touches`, a cell and a set, the mover's and the opponent's groups).
+    let touching = "players A, B\nboard square 5 by 5\npiece Stone\n\
+                    turn {\n\
+                      choose c in cells where empty(c)\n\
+                      place Stone at c\n\
+                      let mine = collect g in groups(me) where touches(g, c)\n\
+                      let theirs = collect g in groups(opponent) where touches(mine, g)\n\
+                      if size(theirs) >= 2 and size(theirs) < size(mine) { for y in theirs { remove y } }\n\
+                      if size(mine) == 0 and ply % 3 == 0 { remove c }\n\
+                      if size(pieces(me)) >= 8 { win me }\n\
+                    }\n\
+                    on no moves { pass }";
+    out.push(("touching".into(), crate::game_text(touching).expect("touching game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push((
         "roll again".into(),

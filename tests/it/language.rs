@@ -655,6 +655,7 @@ fn bundled_games_use_their_compile_passes() {
                 "emptiness of a collected set: stops at the first non-empty element",
                 "shared: a collected set's body computed once with its filter",
                 "touch guard: a quantifier over groups looks only at the groups next to a set",
+                "set form: the groups touching a set, by one flood fill",
             ],
         ),
         (

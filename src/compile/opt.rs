@@ -307,6 +307,14 @@
 //!     playouts 112.4M → 108.8M instructions, `perft 4` 1,216.5M →
 //!     1,164.1M), any capture rule that gathers the groups next to a
 //!     stone.
+//! 21. **Sets removed at once** ([`Compiler::remove_all`]). `for y in S
+//!     { remove y }` over a set of cells checks that every cell of `S`
+//!     holds a piece (else the move fails, as the walk would at the first
+//!     empty one) and clears them all with set operations, counting a
+//!     step per cell; when the steps could reach the limit the cells are
+//!     walked, so the error comes at the same round. Games: Bug (the
+//!     prey removed when a bug eats: callgrind, 100 playouts 108.8M →
+//!     106.4M, `perft 4` 1,164.1M → 1,127.1M), any capture of a group.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -1427,6 +1435,72 @@ impl<const W: usize> Compiler<'_, W> {
                 Some(f) => s.and(f(cx, s).0),
                 None => s,
             }
+        }))
+    }
+
+    /// Pass 21: `for y in S { remove y }` over a set of cells removes the
+    /// pieces of all its cells at once: the same steps (a round per
+    /// cell), the same failure when a cell is empty (the walk would fail
+    /// there, within the limit); near the step limit the rounds are
+    /// walked one by one, so the error comes at the same round.
+    pub fn remove_all(
+        &mut self,
+        slot: Slot,
+        domain: &Expr,
+        body: &[Stmt],
+        span: crate::source::Span,
+    ) -> Option<super::effect::StmtFn<W>> {
+        use super::effect::{tick, Ctl};
+        let [Stmt { kind: StmtKind::Remove(Expr::Local(y, _)), span: rspan, .. }] = body else {
+            return None;
+        };
+        if *y != slot || self.ty(domain) != Ty::Cells || may_fail(domain) {
+            return None;
+        }
+        let Var::W(v) = self.var(slot) else { return None };
+        let (v, rspan) = (v as usize, *rspan);
+        let set = self.set(domain);
+        self.notes.push("remove all: a `for` that removes every cell of a set, at once".into());
+        Some(Box::new(move |cx| {
+            let s = set(cx);
+            if cx.fr.err.is_some() {
+                return Ctl::Error;
+            }
+            let n = s.len() as u32;
+            if u64::from(cx.fr.steps) + u64::from(n) > u64::from(cx.t.max_steps) {
+                // Walked, so that the step error comes at the same round.
+                for c in s.iter() {
+                    if !tick(cx, span) {
+                        return Ctl::Error;
+                    }
+                    cx.fr.w[v] = i64::from(c);
+                    if super::expr::code_at(cx, c) == 0 {
+                        return Ctl::Fail(rspan);
+                    }
+                    super::effect::put(cx, c, 0);
+                }
+                return Ctl::Next;
+            }
+            if !s.minus(occupied(cx)).is_empty() {
+                // The walk fails at the first empty cell, within the limit
+                // (a failed run's steps are never read again).
+                return Ctl::Fail(rspan);
+            }
+            cx.fr.steps += n;
+            let Cx { st, fr, .. } = cx;
+            for c in s.iter() {
+                if let Some(x) = st.data.get_mut(c as usize) {
+                    *x = 0;
+                }
+                fr.w[v] = i64::from(c);
+            }
+            for ws in st.bits.chunks_mut(W) {
+                for (x, y) in ws.iter_mut().zip(s.0) {
+                    *x &= !y;
+                }
+            }
+            fr.epoch += 1;
+            Ctl::Next
         }))
     }
 

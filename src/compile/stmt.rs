@@ -210,6 +210,9 @@ impl<const W: usize> Compiler<'_, W> {
                     if let Some(f) = self.guarded_for(*slot, domain, body, span) {
                         return f;
                     }
+                    if let Some(f) = self.remove_all(*slot, domain, body, span) {
+                        return f;
+                    }
                 }
                 let coll = self.dom(domain);
                 let var = self.var(*slot);

@@ -656,6 +656,7 @@ fn bundled_games_use_their_compile_passes() {
                 "shared: a collected set's body computed once with its filter",
                 "touch guard: a quantifier over groups looks only at the groups next to a set",
                 "set form: the groups touching a set, by one flood fill",
+                "remove all: a `for` that removes every cell of a set, at once",
             ],
         ),
         (

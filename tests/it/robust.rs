@@ -824,3 +824,59 @@ fn lines_through_a_cell_count_the_lines_passed_over() {
     }
     assert!(errors > 20 && lists > 20, "{errors} errors, {lists} lists");
 }
+
+#[test]
+fn a_set_removed_at_once_counts_its_rounds_and_fails_where_the_loop_would() {
+    // Pass 21 removes every cell of a set at once; the same loop with one
+    // more statement in its body walks the cells. Under every step limit
+    // both give the same moves, or the same step error at the same
+    // statement, along a game (a loop that meets an empty cell fails the
+    // move, after counting its rounds up to it).
+    let text = |body: &str| {
+        format!(
+            "game \"Clear\"\nplayers A, B\nboard square 4 by 4\npiece Stone\n\
+             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+              if (count x in neighbours(c) where occupied(x)) >= 2 {{\n\
+               for y in neighbours(c) {{ remove y{body} }}\n }}\n\
+              for i in range(1, 3) {{\n  let z = i\n }}\n}}\non no moves {{ pass }}\n"
+        )
+    };
+    let walked_body = "  let w = y";
+    let blank: String = walked_body.chars().map(|_| ' ').collect();
+    let at_once = crate::game_text(&text(&blank)).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&text(walked_body)).unwrap_or_else(|e| panic!("{e}"));
+    let fired = |g: &Game| g.program().notes().iter().any(|n| n.starts_with("remove all"));
+    assert!(fired(&at_once) && !fired(&walked));
+    let mut s = crate::start(&at_once);
+    let (mut errors, mut lists, mut failed) = (0, 0, 0);
+    for ply in 0..10 {
+        for steps in 1..40 {
+            let limits = tabula::compile::Limits { steps, ..Default::default() };
+            let ours = s.legal_moves(&at_once.with_limits(limits));
+            let theirs = s.legal_moves(&walked.with_limits(limits));
+            match (ours, theirs) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "ply {ply}, limit {steps}");
+                    lists += 1;
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
+                    errors += 1;
+                }
+                (a, b) => panic!("ply {ply}, limit {steps}: {a:?} against {b:?} walking"),
+            }
+        }
+        let moves = s.legal_moves(&at_once).unwrap_or_else(|e| panic!("{e}"));
+        // Some placements fail at an empty neighbour.
+        failed += 16 - ply - moves.len().min(16 - ply);
+        let Some(m) = moves.get(ply * 7 % moves.len().max(1)) else { break };
+        s.play_unchecked(&at_once, m).unwrap_or_else(|e| panic!("{e}"));
+        if s.outcome(&at_once).ok().flatten().is_some() {
+            break;
+        }
+    }
+    assert!(
+        errors > 20 && lists > 20 && failed > 0,
+        "{errors} errors, {lists} lists, {failed} failed"
+    );
+}

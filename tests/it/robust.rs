@@ -728,6 +728,41 @@ fn guarded_rounds_skipped_at_once_count_their_steps() {
     assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
 }
 
+/// Under every step limit in `limits`, the moves of `ours` and of `walked`
+/// (the same rules written so that a pass does not fire) at `s` are the
+/// same, or both runs stop with the same step error at the same place;
+/// `check` is asked of each list. Returns how many limits gave errors and
+/// how many gave lists.
+fn same_under_limits(
+    ours: &Game,
+    walked: &Game,
+    s: &State,
+    limits: std::ops::Range<u32>,
+    ctx: &str,
+    check: impl Fn(&[tabula::Move]),
+) -> (u32, u32) {
+    let (mut errors, mut lists) = (0, 0);
+    for steps in limits {
+        let limits = tabula::compile::Limits { steps, ..Default::default() };
+        let pair =
+            (s.legal_moves(&ours.with_limits(limits)), s.legal_moves(&walked.with_limits(limits)));
+        match pair {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b, "{ctx}, limit {steps}");
+                check(&a);
+                lists += 1;
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!((&a.message, a.span.start), (&b.message, b.span.start), "{ctx}");
+                assert!(a.message.contains("steps"), "{ctx}, limit {steps}: {}", a.message);
+                errors += 1;
+            }
+            (a, b) => panic!("{ctx}, limit {steps}: {a:?} against {b:?} walking"),
+        }
+    }
+    (errors, lists)
+}
+
 #[test]
 fn a_zone_listed_at_once_counts_its_steps() {
     // `choose k in pool(me)` over a counted zone without a filter lists the
@@ -751,25 +786,9 @@ fn a_zone_listed_at_once_counts_its_steps() {
     let listed = crate::game_text(&text(&blank)).unwrap_or_else(|e| panic!("{e}"));
     let walked = crate::game_text(&text(filter)).unwrap_or_else(|e| panic!("{e}"));
     let s = crate::start(&listed);
-    let (mut errors, mut lists) = (0, 0);
-    for steps in 1..40 {
-        let limits = tabula::compile::Limits { steps, ..Default::default() };
-        let ours = s.legal_moves(&listed.with_limits(limits));
-        let theirs = s.legal_moves(&walked.with_limits(limits));
-        match (ours, theirs) {
-            (Ok(a), Ok(b)) => {
-                assert_eq!(a, b, "limit {steps}");
-                assert_eq!(a.len(), 8, "two kinds on four cells");
-                lists += 1;
-            }
-            (Err(a), Err(b)) => {
-                assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
-                assert!(a.message.contains("steps"), "limit {steps}: {}", a.message);
-                errors += 1;
-            }
-            (a, b) => panic!("limit {steps}: {a:?} against {b:?} walking every kind"),
-        }
-    }
+    let (errors, lists) = same_under_limits(&listed, &walked, &s, 1..40, "pool", |a| {
+        assert_eq!(a.len(), 8, "two kinds on four cells");
+    });
     assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
 }
 
@@ -796,25 +815,8 @@ fn lines_through_a_cell_count_the_lines_passed_over() {
     let mut s = crate::start(&through);
     let (mut errors, mut lists) = (0, 0);
     for ply in 0..6 {
-        for steps in 1..90 {
-            let limits = tabula::compile::Limits { steps, ..Default::default() };
-            let ours = s.legal_moves(&through.with_limits(limits));
-            let theirs = s.legal_moves(&walked.with_limits(limits));
-            match (ours, theirs) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a, b, "ply {ply}, limit {steps}");
-                    lists += 1;
-                }
-                (Err(a), Err(b)) => {
-                    assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
-                    assert!(a.message.contains("steps"), "limit {steps}: {}", a.message);
-                    errors += 1;
-                }
-                (a, b) => {
-                    panic!("ply {ply}, limit {steps}: {a:?} against {b:?} walking every line")
-                }
-            }
-        }
+        let (e, l) = same_under_limits(&through, &walked, &s, 1..90, &format!("ply {ply}"), |_| {});
+        (errors, lists) = (errors + e, lists + l);
         let moves = s.legal_moves(&through).unwrap_or_else(|e| panic!("{e}"));
         let Some(m) = moves.get(ply * 5 % moves.len().max(1)) else { break };
         s.play_unchecked(&through, m).unwrap_or_else(|e| panic!("{e}"));
@@ -850,22 +852,8 @@ fn a_set_removed_at_once_counts_its_rounds_and_fails_where_the_loop_would() {
     let mut s = crate::start(&at_once);
     let (mut errors, mut lists, mut failed) = (0, 0, 0);
     for ply in 0..10 {
-        for steps in 1..40 {
-            let limits = tabula::compile::Limits { steps, ..Default::default() };
-            let ours = s.legal_moves(&at_once.with_limits(limits));
-            let theirs = s.legal_moves(&walked.with_limits(limits));
-            match (ours, theirs) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a, b, "ply {ply}, limit {steps}");
-                    lists += 1;
-                }
-                (Err(a), Err(b)) => {
-                    assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
-                    errors += 1;
-                }
-                (a, b) => panic!("ply {ply}, limit {steps}: {a:?} against {b:?} walking"),
-            }
-        }
+        let (e, l) = same_under_limits(&at_once, &walked, &s, 1..40, &format!("ply {ply}"), |_| {});
+        (errors, lists) = (errors + e, lists + l);
         let moves = s.legal_moves(&at_once).unwrap_or_else(|e| panic!("{e}"));
         // Some placements fail at an empty neighbour.
         failed += 16 - ply - moves.len().min(16 - ply);

@@ -394,18 +394,20 @@ pub fn prune<const W: usize>(
     let t = cx.t;
     if let Some((ps, n)) = &mut opts.placements {
         // The neighbours of each placement of this kind, made at load.
-        let kind = t.placements.iter().position(|q| Arc::ptr_eq(q, ps));
-        let nbrs = kind.and_then(|k| r.nbrs.get(k));
+        let nbrs = t
+            .placements
+            .iter()
+            .position(|q| Arc::ptr_eq(q, ps))
+            .and_then(|k| r.nbrs.get(k).map(|x| (k, x)));
         for (w, bits) in opts.placed.iter_mut().enumerate() {
             let mut m = *bits;
             while m != 0 {
                 let b = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let i = w * 64 + b;
-                let ok = match (nbrs.and_then(|x| x.get(i)), ps.get(i)) {
-                    (Some(&nb), Some(&e)) => {
-                        r.holds_around(&ns, nb)
-                            && r.groups_hold_at(&mut cx, &ns, (kind.unwrap_or(0), i), e, nb)
+                let ok = match (nbrs.and_then(|(k, x)| Some((k, *x.get(i)?))), ps.get(i)) {
+                    (Some((k, nb)), Some(&e)) => {
+                        r.holds_around(&ns, nb) && r.groups_hold_at(&mut cx, &ns, (k, i), e, nb)
                     }
                     (None, Some(&e)) => r.holds(&mut cx, &ns, e),
                     _ => false,

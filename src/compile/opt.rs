@@ -1521,18 +1521,11 @@ impl<const W: usize> Compiler<'_, W> {
         if !matches!(body, Some(Expr::Local(s, _)) if *s == slot) {
             return None;
         }
-        let Some(Expr::Builtin(Builtin::Touches, t, _)) = filter else { return None };
-        let is_g = |e: &Expr| matches!(e, Expr::Local(s, _) if *s == slot);
-        let other = match (&t[0], &t[1]) {
-            (a, b) if is_g(a) && !is_g(b) => b,
-            (a, b) if is_g(b) && !is_g(a) => a,
-            _ => return None,
-        };
-        let mut free = Vec::new();
-        free_locals(other, &mut Vec::new(), &mut free);
-        if free.contains(&slot) || may_fail(other) || may_fail(who) {
+        // Adjacency must be symmetric, as for the touch guard (pass 16).
+        if !self.t.nbr_symmetric || may_fail(who) {
             return None;
         }
+        let other = touched(filter?, slot)?;
         let who = self.word(who);
         let x = self.set(other);
         self.notes.push("set form: the groups touching a set, by one flood fill".into());
@@ -1583,6 +1576,19 @@ impl<const W: usize> Compiler<'_, W> {
         });
         Some((set, Some(rest)))
     }
+}
+
+/// `X` when `e` is `touches(g, X)` or `touches(X, g)` for the element
+/// `slot` (`g`), with `X` not about `g` and unable to fail: on a board
+/// with symmetric neighbours, the sets next to `X` are the ones `X` is
+/// next to (passes 16 and 20).
+fn touched(e: &Expr, slot: Slot) -> Option<&Expr> {
+    let Expr::Builtin(Builtin::Touches, args, _) = e else { return None };
+    let [a, b] = &args[..] else { return None };
+    [(a, b), (b, a)].into_iter().find_map(|(x, g)| {
+        (matches!(g, Expr::Local(s, _) if *s == slot) && !reads_any(x, &[slot]) && !may_fail(x))
+            .then_some(x)
+    })
 }
 
 /// The top-level conjuncts of `e` (`a and b and c`).
@@ -3101,23 +3107,11 @@ impl<const W: usize> Compiler<'_, W> {
         }
         let mut conj = Vec::new();
         conjuncts(filter, &mut conj);
-        for c in conj {
-            let Expr::Builtin(Builtin::Touches, args, _) = c else { continue };
-            let [a, b] = &args[..] else { continue };
-            for (x, e) in [(a, b), (b, a)] {
-                if matches!(e, Expr::Local(s, _) if *s == slot)
-                    && !reads_any(x, &[slot])
-                    && !may_fail(x)
-                {
-                    self.notes.push(
-                        "touch guard: a quantifier over groups looks only at the groups next to a set"
-                            .into(),
-                    );
-                    return Some(self.set(x));
-                }
-            }
-        }
-        None
+        let x = conj.into_iter().find_map(|c| touched(c, slot))?;
+        self.notes.push(
+            "touch guard: a quantifier over groups looks only at the groups next to a set".into(),
+        );
+        Some(self.set(x))
     }
 
     /// [`Compiler::nonempty`] of a collect whose filter holds only for
@@ -3494,6 +3488,22 @@ impl<const W: usize> Compiler<'_, W> {
     }
 }
 
+/// The groups (connected parts) of `x` that meet `from`, by first cell.
+#[inline]
+fn components<const W: usize>(
+    t: &super::Tables<W>,
+    x: Set<W>,
+    from: Set<W>,
+) -> impl Iterator<Item = Set<W>> + '_ {
+    let mut rest = from;
+    std::iter::from_fn(move || {
+        let c = rest.first()?;
+        let g = super::expr::flood(t, x, Set::one(c));
+        rest = rest.minus(g);
+        Some(g)
+    })
+}
+
 /// Whether every group of `x` that meets `from` passes `ok` (the group is
 /// bound to set local `s`). Each group looked at is a step.
 #[inline]
@@ -3505,13 +3515,11 @@ fn groups_pass<const W: usize>(
     span: crate::source::Span,
     ok: &impl Fn(&mut Cx<'_, W>) -> bool,
 ) -> bool {
-    let mut rest = from;
-    while let Some(c) = rest.first() {
+    let t = cx.t;
+    for g in components(t, x, from) {
         if !super::effect::tick(cx, span) {
             return false;
         }
-        let g = super::expr::flood(cx.t, x, Set::one(c));
-        rest = rest.minus(g);
         cx.fr.s[s] = g;
         if !ok(cx) {
             return false;
@@ -3716,10 +3724,8 @@ impl<const W: usize> NbrRequire<W> {
             // the failing groups are found only when some fail.
             let known = cx.fr.memo.get(g.memo).and_then(|m| m.get(&own));
             if known != Some(1) {
-                let mut rest = own;
-                while let Some(c) = rest.first() {
-                    let grp = super::expr::flood(cx.t, own, Set::one(c));
-                    rest = rest.minus(grp);
+                let t = cx.t;
+                for grp in components(t, own, own) {
                     if !g.asks(cx, grp) {
                         bad = bad.or(grp);
                     }
@@ -3783,16 +3789,7 @@ impl<const W: usize> NbrRequire<W> {
         if !sets.bad.minus(joined).is_empty() {
             return false;
         }
-        let all = sets.own.or(e);
-        let mut rest = joined.or(e);
-        while let Some(c) = rest.first() {
-            let grp = super::expr::flood(t, all, Set::one(c));
-            rest = rest.minus(grp);
-            if !g.asks(cx, grp) {
-                return false;
-            }
-        }
-        true
+        components(t, sets.own.or(e), joined.or(e)).all(|grp| g.asks(cx, grp))
     }
 
     /// [`NbrRequire::groups_hold`] for placement `i` of the kind whose
@@ -3929,8 +3926,10 @@ impl<const W: usize> Compiler<'_, W> {
                             continue;
                         }
                     }
-                    // The groups after the placement (so only once it is placed).
-                    if groups.is_none() && placed {
+                    // The groups after the placement (so only once it is
+                    // placed), on a board whose neighbours are symmetric:
+                    // a group not next to the placement is then unchanged.
+                    if groups.is_none() && placed && self.t.nbr_symmetric {
                         if let Some((cond, gs)) = self.group_require(c) {
                             let first = nbr.is_none();
                             let memo = self.memos;

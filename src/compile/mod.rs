@@ -714,6 +714,30 @@ pub struct SiteInfo {
     /// Set by the neighbourhood-require pass (pass 17): the options of
     /// this decision are asked a `require` (`stmt::ChooseOp::nbr`).
     pub nbr: bool,
+    /// Set by the sure-tail pass (pass 22): [`Program::sure_tails`] holds
+    /// the conditions under which its options are the moves.
+    pub sure: bool,
+}
+
+/// A decision whose tail completes, whatever the option, when the
+/// position at the decision meets the conditions below (pass 22, see
+/// [`opt::SureTail`]): the search then lists its options as moves
+/// without running them.
+pub struct SureTail<const W: usize> {
+    /// Ordered zones (as zone words) that must hold no face-down piece.
+    pub face_up: Vec<I<W>>,
+    /// Draw-until loops: the zone (a zone word) must hold a piece of a
+    /// kind marked here.
+    pub until: Vec<(I<W>, Vec<bool>)>,
+    /// Most steps the tail takes, by the pieces all zones hold: the run's
+    /// steps so far plus these must stay within the limit.
+    pub steps: opt::Poly,
+    /// The tail moves pieces between zones: all zones together must hold
+    /// at most 65535 pieces.
+    pub moves_pieces: bool,
+    /// The turn has no `add`: the pieces at the turn's start bound those
+    /// at the decision.
+    pub no_adds: bool,
 }
 
 /// A decision whose options all run, without failing, into the reveal of
@@ -767,9 +791,11 @@ pub struct Program<const W: usize> {
     /// For each site, whether its tail runs into a chance event (pass 14,
     /// see [`opt::tails`]).
     pub chance_tails: Vec<Option<ChanceTail<W>>>,
+    /// For each site, the conditions of its sure tail (pass 22).
+    pub sure_tails: Vec<Option<SureTail<W>>>,
     /// No statement that runs during play (`turn`, `on no moves`, `at
-    /// end`) has an `add`, and some chance tail moves pieces between zones
-    /// (pass 14): the pieces all zones hold never grow after setup, so a
+    /// end`) has an `add`, and some chance or sure tail moves pieces
+    /// between zones (passes 14 and 22): the pieces all zones hold never grow after setup, so a
     /// caller searching many positions of one game (a playout, perft) may
     /// count them once, at its first position, for the overflow bound
     /// ([`crate::eval::search::Searcher::search_within`]).
@@ -901,6 +927,18 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             chance_tail: tails.chance.contains_key(&(i as u16)),
             drawn: tails.drawn.get(&(i as u16)).copied(),
             nbr: c.nbr_sites.contains(&(i as u16)),
+            sure: tails.sure.contains_key(&(i as u16)),
+        })
+        .collect::<Vec<_>>();
+    let sure_tails = (0..g.sites.len())
+        .map(|i| {
+            tails.sure.get(&(i as u16)).map(|t| SureTail {
+                face_up: t.face_up.iter().map(|z| c.word(z)).collect(),
+                until: t.until.iter().map(|(z, k)| (c.word(z), k.clone())).collect(),
+                steps: t.steps.clone(),
+                moves_pieces: t.moves_pieces,
+                no_adds: t.no_adds,
+            })
         })
         .collect::<Vec<_>>();
     let chance_tails = (0..g.sites.len())
@@ -922,6 +960,12 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         if s.drawn.is_some() {
             notes.push(format!(
                 "drawn tail: a playout draws among the options of decision {i} (`{}`)",
+                g.sites[i].var
+            ));
+        }
+        if s.sure {
+            notes.push(format!(
+                "sure tail: the options of decision {i} (`{}`) are moves when the position allows",
                 g.sites[i].var
             ));
         }
@@ -948,7 +992,8 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     let fixed_pieces = !adds(&g.turn)
         && !g.no_moves.as_deref().is_some_and(adds)
         && !g.at_end.as_deref().is_some_and(adds)
-        && chance_tails.iter().flatten().any(|t| t.moves_pieces);
+        && (chance_tails.iter().flatten().any(|t| t.moves_pieces)
+            || sure_tails.iter().flatten().any(|t| t.moves_pieces));
     Program {
         t,
         turn,
@@ -963,6 +1008,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         reads_start,
         sites,
         chance_tails,
+        sure_tails,
         fixed_pieces,
         notes,
         id: {

@@ -234,7 +234,7 @@ where
         // Play adds no pieces to zones: the count at the root bounds it
         // at every position below.
         let pieces = p.fixed_pieces.then(|| s.zone_pieces(p.t.counter_base));
-        let mut cx = PerftCx { stack: std::mem::take(stack), sample, pieces };
+        let mut cx = PerftCx { stack: std::mem::take(stack), sample, pieces, scratch: Vec::new() };
         let r = perft_w(p, s, depth, &mut cx, 0);
         *stack = cx.stack;
         r
@@ -262,6 +262,8 @@ struct PerftCx<const W: usize> {
     /// A bound on the pieces in zones at every position of the count
     /// ([`Program::fixed_pieces`]).
     pieces: Option<u64>,
+    /// Per depth, the run a lazy decision's options complete in.
+    scratch: Vec<Option<search::Level<W>>>,
 }
 
 fn perft_w<const W: usize>(
@@ -301,7 +303,7 @@ fn perft_w<const W: usize>(
     }
     let mut searcher = std::mem::take(&mut cx.stack[level]);
     let pieces = cx.pieces;
-    let mut sink = PerftSink { depth, cx, level, nodes: 0, leaves: 0, scratch: None };
+    let mut sink = PerftSink { depth, cx, level, nodes: 0, leaves: 0 };
     let r = searcher.search_within(p, s, &mut sink, pieces);
     let (nodes, leaves) = (sink.nodes, sink.leaves);
     cx.stack[level] = searcher;
@@ -326,7 +328,6 @@ struct PerftSink<'a, const W: usize> {
     level: usize,
     nodes: u64,
     leaves: u64,
-    scratch: Option<search::Level<W>>,
 }
 
 impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
@@ -403,9 +404,12 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
             self.nodes += opts.len() as u64;
             return Ok(true);
         }
-        let scratch = self.scratch.get_or_insert_with(|| fork.clone());
+        // The level's scratch run, kept for the whole count (the deeper
+        // levels use their own).
+        let kept = self.cx.scratch.get_mut(self.level).and_then(Option::take);
+        let mut scratch = kept.unwrap_or_else(|| fork.clone());
         for i in 0..opts.len() {
-            if !search::complete(p, fork, pc, opts.get(i), scratch)? {
+            if !search::complete(p, fork, pc, opts.get(i), &mut scratch)? {
                 self.leaves -= 1;
                 continue;
             }
@@ -413,6 +417,10 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
             search::settle(p, &mut scratch.st)?;
             self.nodes += perft_w(p, &scratch.st, self.depth - 1, self.cx, self.level + 1)?;
         }
+        if self.cx.scratch.len() <= self.level {
+            self.cx.scratch.resize_with(self.level + 1, || None);
+        }
+        self.cx.scratch[self.level] = Some(scratch);
         Ok(true)
     }
 }

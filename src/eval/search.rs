@@ -359,9 +359,9 @@ impl<const W: usize> Searcher<W> {
         }
         // A lazy decision whose options the listing asks `require`s of
         // (passes 17 and 19) hands them over after they are asked, below.
-        let (chance, lazy, chance_tail, drawn) =
-            p.sites.get(site as usize).map_or((false, false, false, None), |s| {
-                (s.chance, s.lazy && !s.nbr, s.chance_tail, s.drawn)
+        let (chance, lazy, chance_tail, sure, drawn) =
+            p.sites.get(site as usize).map_or((false, false, false, false, None), |s| {
+                (s.chance, s.lazy && !s.nbr, s.chance_tail, s.sure, s.drawn)
             });
         if chance {
             // The move ends here: chance decides what comes next.
@@ -385,6 +385,10 @@ impl<const W: usize> Searcher<W> {
             if let Some(go_on) = self.chance_tail(p, start, b, at, sink)? {
                 return Ok(go_on);
             }
+        }
+        if sure && self.sure_tail_holds(p, start, b, site) {
+            // Pass 22: the position allows every option to complete.
+            return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
         }
         if let Some(steps) = drawn {
             // Pass 15: a sink that draws one move may take the options
@@ -515,6 +519,76 @@ fn chance_tail_holds<const W: usize>(
     let mut cx = crate::compile::Cx { t: &p.t, st, fr };
     let w = (ct.zone)(&mut cx);
     cx.fr.err.is_none() && super::machine::face_down_end(cx.t, cx.st, w, ct.front).is_some()
+}
+
+/// Whether every option of sure-tail decision `site` (pass 22) now
+/// completes: the zones whose ends the tail reads lie face up, each
+/// draw-until loop's zone holds a piece that stops it, no zone can
+/// overflow and the steps stay within the limit (`pieces`: at least as
+/// many as all zones hold).
+impl<const W: usize> Searcher<W> {
+    #[inline(never)]
+    fn sure_tail_holds(&mut self, p: &Program<W>, start: &State, b: usize, site: u16) -> bool {
+        let Some(Some(t)) = p.sure_tails.get(site as usize) else { return false };
+        // A turn without `add` never holds more pieces than at its start.
+        let pieces = if t.no_adds {
+            *self.start_pieces.get_or_insert_with(|| start.zone_pieces(p.t.counter_base))
+        } else {
+            self.levels[b].st.zone_pieces(p.t.counter_base)
+        };
+        sure_tail_holds(p, t, pieces, &mut self.levels[b])
+    }
+}
+
+fn sure_tail_holds<const W: usize>(
+    p: &Program<W>,
+    t: &crate::compile::SureTail<W>,
+    pieces: u64,
+    lv: &mut Level<W>,
+) -> bool {
+    let LevelData { st, fr } = &mut **lv;
+    if t.moves_pieces && pieces > u64::from(u16::MAX) {
+        return false;
+    }
+    let Some(bound) = t.steps.at(pieces) else { return false };
+    if u64::from(fr.steps).saturating_add(bound) > u64::from(p.t.max_steps) {
+        return false;
+    }
+    let mut cx = crate::compile::Cx { t: &p.t, st, fr };
+    let seq_of = |z: &crate::compile::I<W>, cx: &mut crate::compile::Cx<'_, W>| {
+        let w = z(cx);
+        let (z, pl) = crate::compile::word::unzone(w);
+        if cx.fr.err.is_some() || pl == crate::ir::NONE8 {
+            return None;
+        }
+        if !cx.t.zones.get(z as usize).is_some_and(|x| x.1) {
+            return None;
+        }
+        Some(cx.t.sequence(z, pl))
+    };
+    for z in &t.face_up {
+        match seq_of(z, &mut cx) {
+            Some(i) if cx.st.seqs.get(i).is_some_and(|q| !q.any_hidden()) => {}
+            _ => {
+                cx.fr.err = None;
+                return false;
+            }
+        }
+    }
+    for (z, stops) in &t.until {
+        let Some(i) = seq_of(z, &mut cx) else {
+            cx.fr.err = None;
+            return false;
+        };
+        // Face up (the zone is one of `face_up`): its pieces are the known
+        // ones at either end.
+        let Some(q) = cx.st.seqs.get(i) else { return false };
+        let stop = |k: &u16| stops.get(*k as usize).copied().unwrap_or(false);
+        if !(q.front.iter().any(stop) || q.back.iter().any(stop)) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Runs the tail of lazy decision `pc` with `pick` from `fork` into `out`;

@@ -695,3 +695,40 @@ fn a_require_over_the_groups_is_asked_as_the_placements_are_listed() {
     }
     assert!(by_groups > 0 && by_nbr > 0, "{by_groups} by the groups, {by_nbr} by the neighbours");
 }
+
+#[test]
+fn stacked_decks_agree_with_the_reference() {
+    // From a referee's deal (the deck in a known order) Bug Off!'s plays
+    // are listed without running their draws (pass 22: the deck lies face
+    // up and holds a bug card); both evaluators list the same moves, lead
+    // to the same positions and count the same, to the end of the game.
+    for players in [2, 3, 5] {
+        let g = crate::game_with("bug_off.game", &[("players", players)]);
+        assert!(g.program().notes().iter().any(|n| n.starts_with("sure tail")));
+        for seed in 0..3 {
+            let mut s = State::initial_seeded(&g, seed).expect("setup");
+            s.stack(&g, &mut Rng::new(seed)).expect("stacked");
+            let mut rng = Rng::new(seed + 11);
+            for ply in 0..400 {
+                let ctx = format!("{players} players, seed {seed}, ply {ply}");
+                let moves = agree(&g, &s, &ctx, true);
+                if moves.is_empty() {
+                    break;
+                }
+                assert_eq!(
+                    tabula::perft(&g, &s, 2).expect("perft"),
+                    moves
+                        .iter()
+                        .map(|m| {
+                            let t = reference::play(&g, &s, m).expect("play");
+                            reference::legal_moves(&g, &t).expect("moves").len() as u64
+                        })
+                        .sum::<u64>(),
+                    "{ctx}"
+                );
+                s.play_unchecked(&g, &moves[rng.below(moves.len())]).expect("play");
+            }
+            assert!(s.outcome(&g).expect("outcome").is_some(), "the sixth net ends the game");
+        }
+    }
+}

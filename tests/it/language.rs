@@ -664,6 +664,8 @@ fn bundled_games_use_their_compile_passes() {
             &[
                 "chance tail: the options of decision 5 (`card`) run into a chance event",
                 "chance tail: the options of decision 6 (`card`) run into a chance event",
+                "sure tail: the options of decision 5 (`card`) are moves when the position allows",
+                "sure tail: the options of decision 6 (`card`) are moves when the position allows",
             ],
         ),
         ("connect4.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),

@@ -868,3 +868,173 @@ fn a_set_removed_at_once_counts_its_rounds_and_fails_where_the_loop_would() {
         "{errors} errors, {lists} lists, {failed} failed"
     );
 }
+
+/// A card game whose play from the hand ends with a draw until a card
+/// that stops it, from a face-up deck (a sure tail, pass 22): `deck` is
+/// the deck from the top (`R` a Red, `B` a Blue, which stops the draw),
+/// `heap` the Reds already on the heap, `extra` statements after the
+/// draw, `hidden` whether the deck is dealt face down after its first
+/// card is looked at.
+fn draw_until(deck: &str, heap: u32, extra: &str, hidden: bool) -> Game {
+    let adds: String = deck
+        .chars()
+        .map(|c| format!("add {} to deck\n", if c == 'B' { "Blue" } else { "Red" }))
+        .collect();
+    let heap = if heap > 0 { format!("add {heap} Red to heap\n") } else { String::new() };
+    // Face down: the first two cards shuffled, the first looked at, the
+    // rest added below them (face up).
+    let (face, shuffle) =
+        if hidden { (" hidden", "shuffle deck\nlet top = first(deck)\n") } else { ("", "") };
+    let (first, rest) = deck.split_at(if hidden { 2.min(deck.len()) } else { 0 });
+    let adds_first: String = first
+        .chars()
+        .map(|c| format!("add {} to deck\n", if c == 'B' { "Blue" } else { "Red" }))
+        .collect();
+    let adds_rest: String = rest
+        .chars()
+        .map(|c| format!("add {} to deck\n", if c == 'B' { "Blue" } else { "Red" }))
+        .collect();
+    let adds = if hidden { format!("{adds_first}{shuffle}{adds_rest}") } else { adds };
+    let text = format!(
+        "players A, B\npiece Red {{ stop: 0 }}\npiece Blue {{ stop: 1 }}\n\
+         zone deck shared ordered{face}\nzone hand per player owner\n\
+         zone table per player\nzone heap shared\n\
+         setup {{\n{adds}{heap}\
+           for p in players {{ add 2 Red to hand(p)  add 1 Blue to hand(p) }}\n}}\n\
+         turn {{\n choose c in hand(me)\n move c from hand(me) to table(me)\n\
+           while stop(first(deck)) == 0 {{\n\
+             move first(deck) from deck to heap\n\
+             for q in players {{ for k in table(q) where count(heap, k) > 3 {{\n\
+               move all k from table(q) to heap\n\
+             }} }}\n\
+           }}\n\
+           move first(deck) from deck to hand(next(me))\n{extra}\n}}\n"
+    );
+    crate::game_text(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn sure(g: &Game) -> bool {
+    g.program().notes().iter().any(|n| n.starts_with("sure tail"))
+}
+
+/// The moves (or the error) of both evaluators at `s`, which must agree,
+/// with every move played by both to the same position.
+fn both_agree(g: &Game, s: &State, ctx: &str) -> Result<usize, String> {
+    let ours = s.legal_moves(g);
+    let theirs = tabula::interp::reference::legal_moves(g, s);
+    match (ours, theirs) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a, b, "{ctx}");
+            assert_eq!(s.count_moves(g).expect("count"), a.len() as u64, "{ctx}");
+            assert_eq!(tabula::perft(g, s, 1).expect("perft"), a.len() as u64, "{ctx}");
+            for m in &a {
+                let mut t = s.clone();
+                t.play_unchecked(g, m).expect("play");
+                let r = tabula::interp::reference::play(g, s, m).expect("reference play");
+                assert_eq!(t, r, "{ctx}");
+            }
+            Ok(a.len())
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a.message, b.message, "{ctx}");
+            Err(a.message)
+        }
+        (a, b) => panic!("{ctx}: {a:?} against the reference's {b:?}"),
+    }
+}
+
+#[test]
+fn a_draw_until_a_card_lists_the_plays_as_moves_when_the_deck_allows() {
+    // Pass 22 fires on the draw-until tail; at the decision the deck must
+    // hold a card that stops the draw. With one, the plays are moves (and
+    // both evaluators agree on them and on where they lead); without one
+    // the draw runs off the deck, and the moves, or the error, are the
+    // reference's.
+    let g = draw_until("RRB", 0, "", false);
+    assert!(sure(&g), "{:#?}", g.program().notes());
+    assert_eq!(both_agree(&g, &crate::start(&g), "RRB"), Ok(2));
+    for deck in ["RR", "", "R"] {
+        let g = draw_until(deck, 0, "", false);
+        assert!(both_agree(&g, &crate::start(&g), deck) != Ok(2), "{deck}");
+    }
+    // Playouts and perft play the moves listed unrun.
+    for deck in ["RRB", "BRRBRB", "RRRRRRRBRRRRRRRB"] {
+        let g = draw_until(deck, 0, "", false);
+        let s = crate::start(&g);
+        let mut t = s.clone();
+        let mut rng = Rng::new(3);
+        while let Ok(n) = both_agree(&g, &t, deck) {
+            if n == 0 {
+                break;
+            }
+            let moves = t.legal_moves(&g).expect("moves");
+            t.play_unchecked(&g, &moves[rng.below(n)]).expect("play");
+        }
+        tabula::playout(&g, &s, &mut Rng::new(1), 50).expect("playout");
+    }
+    // A deck whose top card is known (a Red) and the next face down, with
+    // Blues below: the draw meets the face-down card (chance), so the plays
+    // are not finished moves.
+    let g = draw_until("RRBRB", 0, "", true);
+    let s = crate::start(&g);
+    assert!(both_agree(&g, &s, "face down").is_ok());
+    for seed in 0..8 {
+        tabula::playout(&g, &s, &mut Rng::new(seed), 50).expect("playout");
+    }
+    // Not a sure tail: a loop condition that reads the position, a loop
+    // that puts cards on the deck or draws after something else, a draw
+    // from the other end or onto the deck, arithmetic that may overflow.
+    let base = draw_until("RRB", 0, "", false);
+    let text = &base.source.text;
+    for (from, to) in [
+        ("stop(first(deck)) == 0", "stop(first(deck)) == count(heap, Blue)"),
+        (
+            "move first(deck) from deck to heap\n",
+            "move first(deck) from deck to heap\nadd Red to deck\n",
+        ),
+        (
+            "move first(deck) from deck to heap\n",
+            "for q in players { }\nmove first(deck) from deck to heap\n",
+        ),
+        ("while stop(first(deck))", "while stop(last(deck))"),
+        ("count(heap, k) > 3", "count(heap, k) + 1 > 4"),
+        ("move first(deck) from deck to heap", "move first(deck) from deck to deck"),
+        ("move all k from table(q) to heap", "move all k from table(q) to deck"),
+    ] {
+        assert!(text.contains(from), "{from}");
+        let v = crate::game_text(&text.replacen(from, to, 1)).expect("variant");
+        assert!(!sure(&v), "{to}");
+    }
+}
+
+#[test]
+fn a_draw_until_a_card_respects_the_step_limit() {
+    // Listing the plays without running them must not hide a run past the
+    // step limit: under every limit, the moves are those of the same rules
+    // with a statement that keeps the pass from firing, or both stop with
+    // the same step error.
+    let deck = "RRRRRRBRB";
+    let g = draw_until(deck, 2, "", false);
+    let walked = draw_until(deck, 2, "let n = count(heap) + 0", false);
+    assert!(sure(&g) && !sure(&walked));
+    let s = crate::start(&g);
+    let (errors, lists) =
+        same_under_limits(&g, &walked, &s, 1..400, "draw until", |m| assert_eq!(m.len(), 2));
+    assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
+}
+
+#[test]
+fn a_draw_until_a_card_that_would_overfill_a_zone_stops_with_the_error() {
+    // The plays are listed unrun only while all zones together hold at
+    // most 65535 pieces. 9 cards in the deck and the hands: a heap of
+    // 65526 is within; 65532 is not, and playing a Red still fits (it
+    // and the two Reds drawn go to the heap); with 65533 it overflows.
+    for (heap, ok) in [(65526, true), (65532, true), (65533, false)] {
+        let g = draw_until("RRB", heap, "", false);
+        let r = both_agree(&g, &crate::start(&g), &format!("heap {heap}"));
+        assert_eq!(r.is_ok(), ok, "heap {heap}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.contains("more than 65535"), "{e}");
+        }
+    }
+}

@@ -1,0 +1,580 @@
+//! Pass 22: sure tails (see the module docs of [`super`]). A decision
+//! whose tail completes whatever the option, provided the position at
+//! the decision meets conditions the search can check there: the zones
+//! the tail reads the ends of lie face up, every draw-until loop finds a
+//! piece that stops it, no zone can overflow and the steps stay within
+//! the limit.
+
+use super::{
+    assigned, domain_size, may_fail, safe_stmt, some_player, stable_zone, transfer_safe, Facts,
+    TailWalk, Tails, ZonePlayer,
+};
+use crate::ir::{BinOp, Builtin, Expr, Key, Quant, Stmt, StmtKind, UnOp, Value};
+use std::collections::BTreeSet;
+
+/// A bound on steps: a polynomial in the number of pieces all zones
+/// hold together, coefficients lowest power first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Poly(Vec<u64>);
+
+/// The highest power a bound may have (deeper nesting is not bounded).
+const MAX_DEGREE: usize = 6;
+
+impl Poly {
+    fn constant(k: u64) -> Poly {
+        Poly(vec![k])
+    }
+
+    /// The number of pieces itself.
+    fn pieces() -> Poly {
+        Poly(vec![0, 1])
+    }
+
+    fn add(&self, o: &Poly) -> Option<Poly> {
+        let n = self.0.len().max(o.0.len());
+        let at = |p: &Poly, i: usize| p.0.get(i).copied().unwrap_or(0);
+        (0..n).map(|i| at(self, i).checked_add(at(o, i))).collect::<Option<_>>().map(Poly)
+    }
+
+    fn mul(&self, o: &Poly) -> Option<Poly> {
+        if self.0.is_empty() || o.0.is_empty() {
+            return Some(Poly::default());
+        }
+        let n = self.0.len() + o.0.len() - 1;
+        if n > MAX_DEGREE + 1 {
+            return None;
+        }
+        let mut out = vec![0u64; n];
+        for (i, a) in self.0.iter().enumerate() {
+            for (j, b) in o.0.iter().enumerate() {
+                out[i + j] = out[i + j].checked_add(a.checked_mul(*b)?)?;
+            }
+        }
+        Some(Poly(out))
+    }
+
+    /// The bound when the zones hold `n` pieces (`None` past `u64`).
+    pub fn at(&self, n: u64) -> Option<u64> {
+        self.0.iter().rev().try_fold(0u64, |acc, c| acc.checked_mul(n)?.checked_add(*c))
+    }
+}
+
+/// What the search must check at a decision whose tail is sure (pass 22).
+#[derive(Debug, Clone)]
+pub struct SureTail {
+    /// Ordered zones whose ends the tail reads: none of their pieces may
+    /// lie face down (a tail without `shuffle` that moves only known
+    /// pieces keeps them face up).
+    pub face_up: Vec<Expr>,
+    /// Draw-until loops: the zone (one of `face_up` too) and, by kind,
+    /// whether a piece of that kind stops the loop. The zone must hold one.
+    pub until: Vec<(Expr, Vec<bool>)>,
+    /// Most steps the tail takes, by the pieces in all zones.
+    pub steps: Poly,
+    /// The tail moves pieces between zones: all zones together must hold
+    /// at most 65535 pieces (so that none can overflow).
+    pub moves_pieces: bool,
+    /// No `add` anywhere in the turn (see [`super::ChanceTail::no_adds`]).
+    pub no_adds: bool,
+}
+
+/// The sure tail after a decision: the continuations `conts` (innermost
+/// last) walked from `facts`; `None` when some statement on the way may
+/// fail, ask for a decision, or raise an error that the conditions of
+/// [`SureTail`] do not rule out.
+pub(super) fn sure_tail(conts: &[&[Stmt]], facts: Facts, out: &Tails) -> Option<SureTail> {
+    let tw = TailWalk { facts, written: BTreeSet::new(), moves_pieces: false, steps: 0 };
+    let mut w = Walk { tw, face_up: Vec::new(), until: Vec::new(), drawn: None, out };
+    let mut steps = Poly::default();
+    for c in conts.iter().rev() {
+        let (s, ended) = w.block(c)?;
+        steps = steps.add(&s)?;
+        if ended {
+            break;
+        }
+    }
+    let mut face_up: Vec<Expr> = Vec::new();
+    for z in w.face_up {
+        if !face_up.iter().any(|y| stable_zone(y) == stable_zone(&z)) {
+            face_up.push(z);
+        }
+    }
+    let (until, moves_pieces, no_adds) = (w.until, w.tw.moves_pieces, out.no_adds);
+    Some(SureTail { face_up, until, steps, moves_pieces, no_adds })
+}
+
+struct Walk<'o> {
+    /// What is known (facts, zones written, whether pieces move).
+    tw: TailWalk,
+    face_up: Vec<Expr>,
+    until: Vec<(Expr, Vec<bool>)>,
+    /// A zone (and end) whose end piece is known to be a piece that
+    /// stopped a draw-until loop: right after the loop, before anything
+    /// else changes.
+    drawn: Option<((u16, ZonePlayer), bool)>,
+    out: &'o Tails,
+}
+
+/// The expressions of a statement without blocks inside.
+fn leaf_exprs(s: &Stmt) -> Vec<&Expr> {
+    match &s.kind {
+        StmtKind::Let(_, e)
+        | StmtKind::Require(e, _)
+        | StmtKind::Remove(e)
+        | StmtKind::Win(e)
+        | StmtKind::Lose(e)
+        | StmtKind::NextTurn(e) => vec![e],
+        StmtKind::Assign(t, e) => match t {
+            crate::ir::Target::Var(_, Some(p)) => vec![p, e],
+            _ => vec![e],
+        },
+        StmtKind::Place { kind, owner, at, .. } => {
+            [Some(kind), owner.as_ref(), Some(at)].into_iter().flatten().collect()
+        }
+        StmtKind::Move { from, to } => vec![from, to],
+        StmtKind::Take { count, kind, zone } => {
+            [count.as_ref(), Some(kind), Some(zone)].into_iter().flatten().collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `first(z)` / `last(z)` of a zone: the zone and whether it is the front.
+fn zone_end(e: &Expr) -> Option<(&Expr, bool)> {
+    match e {
+        Expr::Builtin(f @ (Builtin::First | Builtin::Last), args, _)
+            if matches!(args.first(), Some(Expr::Zone(..))) =>
+        {
+            Some((&args[0], *f == Builtin::First))
+        }
+        _ => None,
+    }
+}
+
+/// The ends of zones `e` reads (first or last pieces), outermost first.
+fn ends_read(e: &Expr, out: &mut Vec<(Expr, bool)>) {
+    if let Some((z, f)) = zone_end(e) {
+        out.push((z.clone(), f));
+    }
+    e.children(&mut |c| ends_read(c, out));
+}
+
+/// The value of `e` when the end `end` of a zone holds a piece of kind
+/// `k`: for conditions about that piece alone (properties, comparisons,
+/// `and` / `or` / `not`, constants). `None` for anything else.
+fn kind_value(
+    e: &Expr,
+    end: (&Expr, bool),
+    k: u16,
+    props: &[Vec<i64>],
+    env: &mut Vec<(crate::ir::Slot, Value)>,
+) -> Option<Value> {
+    let int = |v: Value| match v {
+        Value::Int(i) => Some(i),
+        _ => None,
+    };
+    Some(match e {
+        Expr::Const(v @ (Value::Int(_) | Value::Bool(_) | Value::Kind(_))) => *v,
+        Expr::Local(s, _) => env.iter().rev().find(|(x, _)| x == s)?.1,
+        e if zone_end(e)
+            .is_some_and(|(z, f)| f == end.1 && stable_zone(z) == stable_zone(end.0)) =>
+        {
+            Value::Kind(k)
+        }
+        Expr::Prop(p, x, _) => match kind_value(x, end, k, props, env)? {
+            Value::Kind(j) => Value::Int(
+                props.get(j as usize).and_then(|ps| ps.get(*p as usize)).copied().unwrap_or(0),
+            ),
+            _ => return None,
+        },
+        Expr::Unary(UnOp::Not, x) => match kind_value(x, end, k, props, env)? {
+            Value::Bool(b) => Value::Bool(!b),
+            _ => return None,
+        },
+        Expr::Binary(op, a, b, _) => {
+            let x = kind_value(a, end, k, props, env)?;
+            let y = kind_value(b, end, k, props, env)?;
+            match op {
+                BinOp::And | BinOp::Or => match (x, y) {
+                    (Value::Bool(x), Value::Bool(y)) => {
+                        Value::Bool(if *op == BinOp::And { x && y } else { x || y })
+                    }
+                    _ => return None,
+                },
+                BinOp::Eq => Value::Bool(x == y),
+                BinOp::Ne => Value::Bool(x != y),
+                BinOp::Lt => Value::Bool(int(x)? < int(y)?),
+                BinOp::Le => Value::Bool(int(x)? <= int(y)?),
+                BinOp::Gt => Value::Bool(int(x)? > int(y)?),
+                BinOp::Ge => Value::Bool(int(x)? >= int(y)?),
+                _ => return None,
+            }
+        }
+        Expr::Inline(binds, body, _) => {
+            let n = env.len();
+            for (s, x) in binds.iter() {
+                let v = kind_value(x, end, k, props, env)?;
+                env.push((*s, v));
+            }
+            let v = kind_value(body, end, k, props, env);
+            env.truncate(n);
+            v?
+        }
+        _ => return None,
+    })
+}
+
+impl Walk<'_> {
+    fn face_up_zone(&mut self, z: &Expr) -> Option<()> {
+        let (id, _) = stable_zone(z)?;
+        if !self.out.ordered.get(id as usize).copied().unwrap_or(false) {
+            return None;
+        }
+        self.face_up.push(z.clone());
+        Some(())
+    }
+
+    /// A zone named with a player that is never `none`.
+    fn zone_ok(&self, z: &Expr) -> bool {
+        match z {
+            Expr::Zone(_, None) => true,
+            Expr::Zone(_, Some(p)) => match &**p {
+                Expr::Local(x, _) => self.tw.facts.get(*x).some,
+                // The seat after the mover.
+                Expr::Builtin(Builtin::Next, a, _) => matches!(a.first(), Some(Expr::Me)),
+                p => some_player(p),
+            },
+            _ => false,
+        }
+    }
+
+    /// The most steps evaluating `e` takes; the zones whose ends it reads
+    /// must lie face up. `None` for what may raise an error: arithmetic
+    /// (which may overflow), `sum` but of counts, ranges, division.
+    fn expr(&mut self, e: &Expr) -> Option<Poly> {
+        match e {
+            Expr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, ..)
+            | Expr::Unary(UnOp::Neg, _)
+            | Expr::Builtin(Builtin::Range | Builtin::Abs, ..) => return None,
+            _ => {}
+        }
+        if let Some((z, _)) = zone_end(e) {
+            self.face_up_zone(z)?;
+            return Some(Poly::default());
+        }
+        if let Expr::Quant { quant, domain, filter, body, .. } = e {
+            let counts =
+                |b: &Expr| matches!(b, Expr::Builtin(Builtin::CountKind | Builtin::CountAll, ..));
+            if *quant == Quant::Sum && !body.as_deref().is_some_and(counts) {
+                return None;
+            }
+            let n = self.size(domain)?;
+            let mut round = Poly::constant(1);
+            for x in filter.iter().chain(body.iter()) {
+                round = round.add(&self.expr(x)?)?;
+            }
+            return self.expr(domain)?.add(&n.mul(&round)?);
+        }
+        let mut total = Some(Poly::default());
+        e.children(&mut |c| {
+            total = match (total.take(), self.expr(c)) {
+                (Some(a), Some(b)) => a.add(&b),
+                _ => None,
+            }
+        });
+        total
+    }
+
+    /// The most elements walking `domain` gives.
+    fn size(&self, domain: &Expr) -> Option<Poly> {
+        match domain {
+            // A counted zone gives each kind it holds once.
+            Expr::Zone(z, _) if self.zone_ok(domain) => {
+                Some(match self.out.ordered.get(*z as usize).copied().unwrap_or(true) {
+                    true => Poly::pieces(),
+                    false => Poly::constant(u64::from(self.out.kinds)),
+                })
+            }
+            Expr::Zone(..) => None,
+            d => domain_size(d, self.out).map(Poly::constant),
+        }
+    }
+
+    /// Walks `stmts`: the most steps they take and whether every path
+    /// through them ends the turn.
+    fn block(&mut self, stmts: &[Stmt]) -> Option<(Poly, bool)> {
+        let mut total = Poly::default();
+        for s in stmts {
+            let (steps, ended) = self.stmt(s)?;
+            total = total.add(&steps)?;
+            if ended {
+                return Some((total, true));
+            }
+        }
+        Some((total, false))
+    }
+
+    /// Forgets what a loop's rounds may change (entering or leaving it).
+    fn forget_loop(&mut self, body: &[Stmt]) {
+        let f = &mut self.tw.facts;
+        f.forget_all();
+        f.held.clear();
+        let mut changed = Vec::new();
+        assigned(body, &mut changed);
+        for x in changed {
+            f.forget_slot(x);
+        }
+        self.drawn = None;
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Option<(Poly, bool)> {
+        let none = Poly::default();
+        match &s.kind {
+            // Face up (checked at the decision): the end is known, the
+            // reveal does nothing.
+            StmtKind::Reveal { zone, .. } => {
+                self.face_up_zone(zone)?;
+                Some((none, false))
+            }
+            StmtKind::Transfer { count, kind, from, to } => {
+                let drawn = self.drawn.take();
+                if let Some((z, front)) = zone_end(kind) {
+                    // The piece a draw-until loop stopped at, taken.
+                    let one = matches!(count, Some(Expr::Const(Value::Int(1))));
+                    let here = stable_zone(z).zip(Some(front));
+                    if !one
+                        || here.is_none()
+                        || here != drawn
+                        || stable_zone(from) != stable_zone(z)
+                    {
+                        return None;
+                    }
+                    self.draw(from, to)?;
+                    return Some((none, false));
+                }
+                transfer_safe(count.as_ref(), kind, from, to, &mut self.tw, self.out)?;
+                Some((none, false))
+            }
+            StmtKind::For { slot, domain, filter, body } => {
+                let n = self.size(domain)?;
+                let elems_some = matches!(
+                    domain,
+                    Expr::Zone(..) | Expr::Const(Value::Players) | Expr::Const(Value::Kinds)
+                );
+                let mut round = Poly::constant(1);
+                if let Some(f) = filter {
+                    if may_fail(f) {
+                        return None;
+                    }
+                    round = round.add(&self.expr(f)?)?;
+                }
+                let dsteps = self.expr(domain)?;
+                self.forget_loop(body);
+                self.tw.facts.forget_slot(*slot);
+                if elems_some {
+                    self.tw.facts.with(*slot, |k| k.some = true);
+                }
+                let (b, _) = self.block(body)?;
+                self.forget_loop(body);
+                self.tw.facts.forget_slot(*slot);
+                Some((dsteps.add(&n.mul(&round.add(&b)?)?)?, false))
+            }
+            StmtKind::While { pre, cond, body } => self.draw_until(pre, cond, body),
+            StmtKind::If { cond, then, otherwise } => {
+                if may_fail(cond) {
+                    return None;
+                }
+                let c = self.expr(cond)?;
+                let outer = self.tw.facts.clone();
+                let drawn = self.drawn;
+                self.tw.facts.learn(cond, true);
+                let (a, ea) = self.block(then)?;
+                let fa = std::mem::replace(&mut self.tw.facts, outer.clone());
+                self.drawn = drawn;
+                self.tw.facts.learn(cond, false);
+                let (b, eb) = self.block(otherwise)?;
+                let fb = std::mem::replace(&mut self.tw.facts, outer);
+                let steps = c.add(&a)?.add(&b)?;
+                self.drawn = None;
+                match (ea, eb) {
+                    (true, true) => return Some((steps, true)),
+                    (true, false) => self.tw.facts = fb,
+                    (false, true) => self.tw.facts = fa,
+                    (false, false) => {
+                        let mut both = then.to_vec();
+                        both.extend(otherwise.iter().cloned());
+                        self.forget_loop(&both);
+                    }
+                }
+                Some((steps, false))
+            }
+            // Ends the game: the turn is complete.
+            StmtKind::Compare { slot, domain, keys, .. } => {
+                let n = self.size(domain)?;
+                self.tw.facts.forget_slot(*slot);
+                if matches!(domain, Expr::Const(Value::Players)) {
+                    self.tw.facts.with(*slot, |k| k.some = true);
+                }
+                let mut round = Poly::constant(1);
+                for k in keys {
+                    let Key::Value(e) = k else { return None };
+                    if may_fail(e) {
+                        return None;
+                    }
+                    round = round.add(&self.expr(e)?)?;
+                }
+                Some((self.expr(domain)?.add(&n.mul(&round)?)?, true))
+            }
+            StmtKind::Block(binds, body) => {
+                let mut steps = Poly::default();
+                for (p, e) in binds.iter() {
+                    match e {
+                        Expr::Local(x, _) => {
+                            let r = self.tw.facts.root(*x);
+                            self.tw.facts.alias.insert(*p, r);
+                        }
+                        e if !may_fail(e) => {
+                            steps = steps.add(&self.expr(e)?)?;
+                            let next_of_me = matches!(e, Expr::Builtin(Builtin::Next, a, _)
+                                if matches!(a.first(), Some(Expr::Me)));
+                            if matches!(e, Expr::Me) || next_of_me {
+                                self.tw.facts.with(*p, |k| k.some = true);
+                            }
+                        }
+                        _ => return None,
+                    }
+                }
+                let (b, ended) = self.block(body)?;
+                Some((steps.add(&b)?, ended))
+            }
+            StmtKind::Let(..)
+            | StmtKind::Assign(..)
+            | StmtKind::NextTurn(_)
+            | StmtKind::Win(_)
+            | StmtKind::Lose(_)
+            | StmtKind::Draw
+            | StmtKind::Pass
+            | StmtKind::Place { .. }
+            | StmtKind::Remove(_)
+            | StmtKind::Move { .. }
+            | StmtKind::Take { .. }
+            | StmtKind::Require(..) => {
+                self.drawn = None;
+                let mut steps = Poly::default();
+                for e in leaf_exprs(s) {
+                    steps = steps.add(&self.expr(e)?)?;
+                }
+                let mut f = Some(self.tw.facts.clone());
+                if !safe_stmt(s, &mut f) {
+                    return None;
+                }
+                match f {
+                    None => Some((steps, true)),
+                    Some(f) => {
+                        self.tw.facts = f;
+                        Some((steps, false))
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `move 1 E from z to T` of the end `E` of zone `z`, a piece known to
+    /// be there: `T` another zone of a player never `none`.
+    fn draw(&mut self, from: &Expr, to: &Expr) -> Option<()> {
+        let (z, _) = stable_zone(from)?;
+        let Expr::Zone(t, _) = to else { return None };
+        if *t == z || !self.zone_ok(to) {
+            return None;
+        }
+        self.face_up_zone(from)?;
+        self.tw.written.insert(z);
+        self.tw.written.insert(*t);
+        self.tw.moves_pieces = true;
+        self.tw.facts.held.clear();
+        Some(())
+    }
+
+    /// `while C(end(z)) { move 1 end(z) from z to T; ... }`, where `C`
+    /// is a condition of the end piece's kind alone and the rest of the
+    /// body leaves `z` alone: each round takes the end piece, so the loop
+    /// stops at the first piece whose kind fails `C`, if `z` holds one
+    /// (checked at the decision), and at most as many rounds as `z` holds
+    /// pieces.
+    fn draw_until(&mut self, pre: &[Stmt], cond: &Expr, body: &[Stmt]) -> Option<(Poly, bool)> {
+        let mut ends = Vec::new();
+        ends_read(cond, &mut ends);
+        let (zone, front) = ends.first()?.clone();
+        let zone = &zone;
+        let here = stable_zone(zone)?;
+        if ends.iter().any(|(z, f)| *f != front || stable_zone(z) != Some(here)) {
+            return None;
+        }
+        let is_reveal = |s: &Stmt| {
+            matches!(&s.kind, StmtKind::Reveal { zone: z, front: f, .. }
+                if *f == front && stable_zone(z) == Some(here))
+        };
+        if !pre.iter().all(is_reveal) || may_fail(cond) {
+            return None;
+        }
+        let stops: Vec<bool> = (0..self.out.props.len())
+            .map(|k| {
+                match kind_value(cond, (zone, front), k as u16, &self.out.props, &mut Vec::new()) {
+                    Some(Value::Bool(go_on)) => Some(!go_on),
+                    _ => None,
+                }
+            })
+            .collect::<Option<_>>()?;
+        if !stops.contains(&true) {
+            return None;
+        }
+        let body = &body[body.iter().take_while(|s| is_reveal(s)).count()..];
+        let (take, rest) = body.split_first()?;
+        let StmtKind::Transfer { count: Some(Expr::Const(Value::Int(1))), kind, from, to } =
+            &take.kind
+        else {
+            return None;
+        };
+        if zone_end(kind).map(|(z, f)| (stable_zone(z), f)) != Some((Some(here), front))
+            || stable_zone(from) != Some(here)
+        {
+            return None;
+        }
+        let c = self.expr(cond)?;
+        self.forget_loop(body);
+        self.draw(from, to)?;
+        let written = std::mem::take(&mut self.tw.written);
+        let (r, _) = self.block(rest)?;
+        if self.tw.written.contains(&here.0) {
+            return None;
+        }
+        self.tw.written.extend(written);
+        self.forget_loop(body);
+        self.drawn = Some((here, front));
+        self.until.push((zone.clone(), stops));
+        // At most one round per piece of the zone, and a last test.
+        let rounds = Poly::pieces().add(&Poly::constant(1))?;
+        Some((rounds.mul(&Poly::constant(1).add(&c)?.add(&r)?)?, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Poly;
+
+    #[test]
+    fn bounds_add_multiply_and_evaluate_like_polynomials() {
+        let n = Poly::pieces();
+        let one = Poly::constant(1);
+        // (n + 1)(2n + 3) = 2n² + 5n + 3
+        let a = n.add(&one).and_then(|a| a.mul(&n.add(&n)?.add(&Poly::constant(3))?));
+        let a = a.expect("small");
+        for x in [0u64, 1, 7, 66] {
+            assert_eq!(a.at(x), Some(2 * x * x + 5 * x + 3));
+        }
+        assert_eq!(Poly::constant(u64::MAX).add(&one), None);
+        assert_eq!(Poly::pieces().at(u64::MAX), Some(u64::MAX));
+        assert_eq!(n.mul(&n).and_then(|x| x.at(u64::MAX)), None);
+    }
+}

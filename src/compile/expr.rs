@@ -26,6 +26,8 @@ pub struct Compiler<'g, const W: usize> {
     pub notes: Vec<String>,
     /// Memo tables handed out (see `opt::memo_cond`).
     pub memos: usize,
+    /// Tables of remembered collections handed out (pass 23).
+    pub pair_memos: usize,
     /// Whether a pass reads each player's pieces at the turn's start
     /// ([`super::Frame::start`], pass 13).
     pub reads_start: bool,
@@ -579,6 +581,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             sizes,
             notes: Vec::new(),
             memos: 0,
+            pair_memos: 0,
             reads_start: false,
             hoisted: Vec::new(),
             nbr_sites: Vec::new(),
@@ -1810,7 +1813,8 @@ impl<'g, const W: usize> Compiler<'g, W> {
             self.unhoist(&[s]);
         }
         let shared = shared.map(usize::from);
-        Box::new(move |cx| {
+        let memo = self.collect_memo(slot, domain, filter, body);
+        let walk: S<W> = Box::new(move |cx| {
             let dv = d(cx);
             forget(cx, &flags);
             let mut acc = Set::EMPTY;
@@ -1830,7 +1834,11 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 true
             });
             acc
-        })
+        });
+        match memo {
+            Some(m) => m.wrap(walk),
+            None => walk,
+        }
     }
 
     /// Compiles a set-form predicate (see [`Pred`]) into a closure giving

@@ -565,6 +565,9 @@ pub struct Frame<const W: usize> {
     /// Shape codes of sets (see `Board::shape_code`), remembered per set
     /// for `same_shape`; never stale, never copied at a fork.
     pub shapes: Memo<W>,
+    /// The remembered collections of pass 23, one table per collection;
+    /// never stale, never copied at a fork.
+    pub pairs: Vec<PairMemo<W>>,
     /// Each player's pieces when the turn began, set by the search for
     /// every level (not copied at a fork) when a pass reads them
     /// ([`Program::reads_start`]). Only a hint for questions asked by
@@ -671,6 +674,57 @@ impl<const W: usize> Memo<W> {
         if let (Some(k), Some(x)) = (self.keys.get_mut(i), self.vals.get_mut(i)) {
             *k = key;
             *x = v;
+        }
+    }
+}
+
+/// Remembered sets of a pair of sets (pass 23, see
+/// `opt::Compiler::collect_memo`): a direct-mapped table, made at the
+/// first value remembered, a later pair taking the place of an earlier
+/// one with the same hash.
+#[derive(Debug, Clone, Default)]
+pub struct PairMemo<const W: usize> {
+    /// Keys and value of each entry.
+    entries: Box<[(Set<W>, Set<W>, Set<W>)]>,
+    /// Which entries hold a value.
+    used: Box<[bool]>,
+}
+
+impl<const W: usize> PairMemo<W> {
+    /// Bits of a table index: 1024 entries.
+    const BITS: u32 = 10;
+
+    #[inline]
+    fn slot(a: &Set<W>, b: &Set<W>) -> usize {
+        let mut h = 0u64;
+        for w in a.0.iter().chain(b.0.iter()) {
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        (h >> (64 - Self::BITS)) as usize
+    }
+
+    /// The remembered value for the pair, if any.
+    #[inline]
+    pub fn get(&self, a: &Set<W>, b: &Set<W>) -> Option<Set<W>> {
+        let i = Self::slot(a, b);
+        match (self.used.get(i), self.entries.get(i)) {
+            (Some(true), Some((x, y, v))) if x == a && y == b => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// Remembers `v` for the pair.
+    #[inline]
+    pub fn put(&mut self, a: Set<W>, b: Set<W>, v: Set<W>) {
+        if self.entries.is_empty() {
+            let n = 1 << Self::BITS;
+            self.entries = vec![(Set::EMPTY, Set::EMPTY, Set::EMPTY); n].into_boxed_slice();
+            self.used = vec![false; n].into_boxed_slice();
+        }
+        let i = Self::slot(&a, &b);
+        if let (Some(e), Some(u)) = (self.entries.get_mut(i), self.used.get_mut(i)) {
+            *e = (a, b, v);
+            *u = true;
         }
     }
 }
@@ -783,6 +837,8 @@ pub struct Program<const W: usize> {
     pub frame: (usize, usize, usize),
     /// Number of remembered conditions (memo tables of a frame).
     pub memos: usize,
+    /// Number of remembered collections (pass 23: tables of a frame).
+    pub pair_memos: usize,
     /// Whether the search must record each player's pieces at the start
     /// of a turn ([`Frame::start`]): some pass reads them.
     pub reads_start: bool,
@@ -840,6 +896,7 @@ impl<const W: usize> Program<W> {
             groups: vec![GroupCache::default(); self.t.players],
             memo: vec![Memo::default(); self.memos],
             shapes: Memo::default(),
+            pairs: vec![PairMemo::default(); self.pair_memos],
             start: vec![Set::EMPTY; self.t.players],
             reps: Default::default(),
         }
@@ -978,6 +1035,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     }
     let frame = c.frame_sizes();
     let memos = c.memos;
+    let pair_memos = c.pair_memos;
     let reads_start = c.reads_start;
     notes.push(format!(
         "frame: {} words, {} sets, {} collections; {} ops in the turn",
@@ -1005,6 +1063,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         chance_first,
         frame,
         memos,
+        pair_memos,
         reads_start,
         sites,
         chance_tails,

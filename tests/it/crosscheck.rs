@@ -732,3 +732,26 @@ fn stacked_decks_agree_with_the_reference() {
         }
     }
 }
+
+#[test]
+fn a_collection_over_groups_is_remembered_only_when_it_reads_no_position() {
+    // Pass 23 fires on Bug's `prey(a)` (the crosscheck above keeps Bug's
+    // move lists and positions equal to the reference's; a table keyed by
+    // the set alone, without the opponent's pieces, fails it), and not
+    // when the filter also reads the position or the mover.
+    let fired = |g: &Game| {
+        g.program().notes().iter().any(|n| n.starts_with("memo: a collection over groups"))
+    };
+    let g = crate::game("bug.game");
+    assert!(fired(&g), "{:#?}", g.program().notes());
+    let text = std::fs::read_to_string(crate::root().join("games/bug.game")).expect("bug.game");
+    let from = "where touches(a, b) and same_shape(a, b)";
+    assert!(text.contains(from));
+    for to in [
+        "where touches(a, b) and same_shape(a, b) and (count x in cells: empty(x)) > 0",
+        "where touches(a, b) and same_shape(a, b) and me == Black",
+    ] {
+        let v = crate::game_text(&text.replacen(from, to, 1)).expect("variant");
+        assert!(!fired(&v), "{to}");
+    }
+}

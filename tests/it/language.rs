@@ -657,6 +657,7 @@ fn bundled_games_use_their_compile_passes() {
                 "touch guard: a quantifier over groups looks only at the groups next to a set",
                 "set form: the groups touching a set, by one flood fill",
                 "remove all: a `for` that removes every cell of a set, at once",
+                "memo: a collection over groups, remembered per set and pieces",
             ],
         ),
         (

@@ -778,11 +778,10 @@ pub struct SiteInfo {
 /// [`opt::SureTail`]): the search then lists its options as moves
 /// without running them.
 pub struct SureTail<const W: usize> {
-    /// Ordered zones (as zone words) that must hold no face-down piece.
-    pub face_up: Vec<I<W>>,
-    /// Draw-until loops: the zone (a zone word) must hold a piece of a
-    /// kind marked here.
-    pub until: Vec<(I<W>, Vec<bool>)>,
+    /// Ordered zones that must hold no face-down piece.
+    pub face_up: Vec<ZoneRef<W>>,
+    /// Draw-until loops: the zone must hold a piece of a kind marked here.
+    pub until: Vec<(ZoneRef<W>, Vec<bool>)>,
     /// Most steps the tail takes, by the pieces all zones hold: the run's
     /// steps so far plus these must stay within the limit.
     pub steps: opt::Poly,
@@ -812,6 +811,16 @@ pub struct ChanceTail<const W: usize> {
     /// The turn has no `add`: the bound of `moves_pieces` holds at the
     /// decision when it holds at the turn's start.
     pub no_adds: bool,
+}
+
+/// An ordered zone named in a rule: its sequence in the position when
+/// that is known at load (a shared zone, or one of a constant player),
+/// else the zone word to compute.
+pub enum ZoneRef<const W: usize> {
+    /// The index of its sequence (`State::seqs`).
+    Seq(usize),
+    /// Its zone word, computed in the run.
+    Word(I<W>),
 }
 
 /// A compiled game for cell sets of `W` words.
@@ -945,6 +954,26 @@ impl Compiled {
     }
 }
 
+/// An ordered zone of a rule as a [`ZoneRef`].
+fn zone_ref<const W: usize>(c: &mut expr::Compiler<'_, W>, e: &ir::Expr) -> ZoneRef<W> {
+    let seq = match e {
+        ir::Expr::Zone(z, p) if c.t.zones.get(*z as usize).is_some_and(|x| x.1) => {
+            match p.as_deref() {
+                None => Some(c.t.sequence(*z, 0)),
+                Some(ir::Expr::Const(ir::Value::Player(p))) if (*p as usize) < c.t.players => {
+                    Some(c.t.sequence(*z, *p))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    match seq {
+        Some(i) => ZoneRef::Seq(i),
+        None => ZoneRef::Word(c.word(e)),
+    }
+}
+
 /// Compiles a checked game.
 pub fn compile(g: &ir::Game, limits: Limits) -> Compiled {
     match g.board.set_words() {
@@ -990,8 +1019,8 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     let sure_tails = (0..g.sites.len())
         .map(|i| {
             tails.sure.get(&(i as u16)).map(|t| SureTail {
-                face_up: t.face_up.iter().map(|z| c.word(z)).collect(),
-                until: t.until.iter().map(|(z, k)| (c.word(z), k.clone())).collect(),
+                face_up: t.face_up.iter().map(|z| zone_ref(&mut c, z)).collect(),
+                until: t.until.iter().map(|(z, k)| (zone_ref(&mut c, z), k.clone())).collect(),
                 steps: t.steps.clone(),
                 moves_pieces: t.moves_pieces,
                 no_adds: t.no_adds,

@@ -555,40 +555,41 @@ fn sure_tail_holds<const W: usize>(
         return false;
     }
     let mut cx = crate::compile::Cx { t: &p.t, st, fr };
-    let seq_of = |z: &crate::compile::I<W>, cx: &mut crate::compile::Cx<'_, W>| {
-        let w = z(cx);
-        let (z, pl) = crate::compile::word::unzone(w);
-        if cx.fr.err.is_some() || pl == crate::ir::NONE8 {
-            return None;
-        }
-        if !cx.t.zones.get(z as usize).is_some_and(|x| x.1) {
-            return None;
-        }
-        Some(cx.t.sequence(z, pl))
-    };
     for z in &t.face_up {
-        match seq_of(z, &mut cx) {
-            Some(i) if cx.st.seqs.get(i).is_some_and(|q| !q.any_hidden()) => {}
-            _ => {
-                cx.fr.err = None;
-                return false;
-            }
+        match seq_of(&mut cx, z).and_then(|i| cx.st.seqs.get(i)) {
+            Some(q) if !q.any_hidden() => {}
+            _ => return false,
         }
     }
     for (z, stops) in &t.until {
-        let Some(i) = seq_of(z, &mut cx) else {
-            cx.fr.err = None;
-            return false;
-        };
         // Face up (the zone is one of `face_up`): its pieces are the known
         // ones at either end.
-        let Some(q) = cx.st.seqs.get(i) else { return false };
+        let Some(q) = seq_of(&mut cx, z).and_then(|i| cx.st.seqs.get(i)) else { return false };
         let stop = |k: &u16| stops.get(*k as usize).copied().unwrap_or(false);
         if !(q.front.iter().any(stop) || q.back.iter().any(stop)) {
             return false;
         }
     }
     true
+}
+
+/// The sequence of an ordered zone of a rule in the run's position.
+#[inline]
+fn seq_of<const W: usize>(
+    cx: &mut crate::compile::Cx<'_, W>,
+    z: &crate::compile::ZoneRef<W>,
+) -> Option<usize> {
+    match z {
+        crate::compile::ZoneRef::Seq(i) => Some(*i),
+        crate::compile::ZoneRef::Word(z) => {
+            let (z, pl) = crate::compile::word::unzone(z(cx));
+            let ordered = cx.t.zones.get(z as usize).is_some_and(|x| x.1);
+            if cx.fr.err.take().is_some() || pl == crate::ir::NONE8 || !ordered {
+                return None;
+            }
+            Some(cx.t.sequence(z, pl))
+        }
+    }
 }
 
 /// Runs the tail of lazy decision `pc` with `pick` from `fork` into `out`;

@@ -860,8 +860,9 @@ pub struct Program<const W: usize> {
     pub sure_tails: Vec<Option<SureTail<W>>>,
     /// No statement that runs during play (`turn`, `on no moves`, `at
     /// end`) has an `add`, and some chance or sure tail moves pieces
-    /// between zones (passes 14 and 22): the pieces all zones hold never grow after setup, so a
-    /// caller searching many positions of one game (a playout, perft) may
+    /// between zones (passes 14 and 22): the pieces all zones hold never
+    /// grow after setup, so a caller searching many positions of one game
+    /// (a playout, perft) may
     /// count them once, at its first position, for the overflow bound
     /// ([`crate::eval::search::Searcher::search_within`]).
     pub fixed_pieces: bool,

@@ -521,12 +521,10 @@ fn chance_tail_holds<const W: usize>(
     cx.fr.err.is_none() && super::machine::face_down_end(cx.t, cx.st, w, ct.front).is_some()
 }
 
-/// Whether every option of sure-tail decision `site` (pass 22) now
-/// completes: the zones whose ends the tail reads lie face up, each
-/// draw-until loop's zone holds a piece that stops it, no zone can
-/// overflow and the steps stay within the limit (`pieces`: at least as
-/// many as all zones hold).
 impl<const W: usize> Searcher<W> {
+    /// Whether every option of sure-tail decision `site` (pass 22) at
+    /// level `b` now completes (see [`sure_tail_holds`]). Out of line, to
+    /// keep `explore` small.
     #[inline(never)]
     fn sure_tail_holds(&mut self, p: &Program<W>, start: &State, b: usize, site: u16) -> bool {
         let Some(Some(t)) = p.sure_tails.get(site as usize) else { return false };
@@ -540,6 +538,10 @@ impl<const W: usize> Searcher<W> {
     }
 }
 
+/// Whether every option of a sure-tail decision now completes: the zones
+/// whose ends the tail reads lie face up, each draw-until loop's zone
+/// holds a piece that stops it, no zone can overflow and the steps stay
+/// within the limit (`pieces`: at least as many as all zones hold).
 fn sure_tail_holds<const W: usize>(
     p: &Program<W>,
     t: &crate::compile::SureTail<W>,

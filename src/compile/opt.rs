@@ -294,7 +294,10 @@
 //!     it and a playout that lists its moves runs only the one it plays.
 //!     A placement next to none of the mover's pieces whose cells are one
 //!     group is answered from bits made at load; one next to them, from
-//!     the single group they form together. Games: Snekagon (the snake
+//!     the single group they form together, asked `C` afresh (not through
+//!     pass 4's table: that group is almost always new, and a lookup and
+//!     an entry evicting a group that will come again cost more than
+//!     they save). Games: Snekagon (the snake
 //!     rule: callgrind, `perft 2` 296.1M → 51.9M instructions, 3 playouts
 //!     listing every move 64.9M → 30.1M), any game whose groups must keep
 //!     a shape or a size.
@@ -3751,6 +3754,8 @@ pub struct NbrRequire<const W: usize> {
 pub struct GroupRequire<const W: usize> {
     /// `C`, reading the group from set local `slot`.
     pub cond: B<W>,
+    /// `C` without pass 4's memo, for a joined group, almost always new.
+    pub fresh: B<W>,
     /// The set local the condition reads.
     pub slot: usize,
     /// The `require` statement (where a move it rejects fails).
@@ -3953,7 +3958,13 @@ impl<const W: usize> NbrRequire<W> {
         // The placement is one group and each of the mover's groups next
         // to it touches it: together they are one group, the only new one.
         let joined = super::expr::flood(cx.t, sets.own, sets.own.and(nb));
-        sets.bad.minus(joined).is_empty() && g.asks(cx, joined.or(e))
+        if !sets.bad.minus(joined).is_empty() {
+            return false;
+        }
+        if let Some(x) = cx.fr.s.get_mut(g.slot) {
+            *x = joined.or(e);
+        }
+        (g.fresh)(cx)
     }
 
     /// Whether the neighbourhood `require` holds once a placement whose
@@ -4048,13 +4059,14 @@ impl<const W: usize> Compiler<'_, W> {
                     // placed), on a board whose neighbours are symmetric:
                     // a group not next to the placement is then unchanged.
                     if groups.is_none() && placed && self.t.nbr_symmetric {
-                        if let Some((cond, gs)) = self.group_require(c) {
+                        if let Some((cond, gs, fresh)) = self.group_require(c) {
                             let first = nbr.is_none();
                             let memo = self.memos;
                             self.memos += 1;
                             let (alone, connected) = self.alone_placements(&cond, gs);
                             groups = Some(GroupRequire {
                                 cond,
+                                fresh,
                                 slot: gs,
                                 span: s.span,
                                 first,
@@ -4141,7 +4153,7 @@ impl<const W: usize> Compiler<'_, W> {
     /// Pass 19: `all g in groups(me): C` with `C` a condition of the group
     /// alone (no position, no `me`, no other local, cannot fail), compiled
     /// with the set local it reads.
-    fn group_require(&mut self, c: &Expr) -> Option<(B<W>, usize)> {
+    fn group_require(&mut self, c: &Expr) -> Option<(B<W>, usize, B<W>)> {
         let Expr::Quant { quant: Quant::All, slot, domain, filter: None, body: Some(body), .. } = c
         else {
             return None;
@@ -4154,7 +4166,7 @@ impl<const W: usize> Compiler<'_, W> {
             return None;
         }
         let Var::S(gs) = self.var(*slot) else { return None };
-        Some((self.cond_of(*slot, body), gs as usize))
+        Some((self.cond_of(*slot, body), gs as usize, self.bool_(body)))
     }
 
     fn nbr_form(

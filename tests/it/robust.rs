@@ -873,28 +873,22 @@ fn a_set_removed_at_once_counts_its_rounds_and_fails_where_the_loop_would() {
 /// that stops it, from a face-up deck (a sure tail, pass 22): `deck` is
 /// the deck from the top (`R` a Red, `B` a Blue, which stops the draw),
 /// `heap` the Reds already on the heap, `extra` statements after the
-/// draw, `hidden` whether the deck is dealt face down after its first
-/// card is looked at.
+/// draw, `hidden` whether the first two cards are shuffled face down and
+/// the top one looked at, the rest added below them face up.
 fn draw_until(deck: &str, heap: u32, extra: &str, hidden: bool) -> Game {
-    let adds: String = deck
-        .chars()
-        .map(|c| format!("add {} to deck\n", if c == 'B' { "Blue" } else { "Red" }))
-        .collect();
+    let cards = |d: &str| -> String {
+        d.chars()
+            .map(|c| format!("add {} to deck\n", if c == 'B' { "Blue" } else { "Red" }))
+            .collect()
+    };
     let heap = if heap > 0 { format!("add {heap} Red to heap\n") } else { String::new() };
-    // Face down: the first two cards shuffled, the first looked at, the
-    // rest added below them (face up).
-    let (face, shuffle) =
-        if hidden { (" hidden", "shuffle deck\nlet top = first(deck)\n") } else { ("", "") };
-    let (first, rest) = deck.split_at(if hidden { 2.min(deck.len()) } else { 0 });
-    let adds_first: String = first
-        .chars()
-        .map(|c| format!("add {} to deck\n", if c == 'B' { "Blue" } else { "Red" }))
-        .collect();
-    let adds_rest: String = rest
-        .chars()
-        .map(|c| format!("add {} to deck\n", if c == 'B' { "Blue" } else { "Red" }))
-        .collect();
-    let adds = if hidden { format!("{adds_first}{shuffle}{adds_rest}") } else { adds };
+    let (face, adds) = if hidden {
+        let (first, rest) = deck.split_at(2.min(deck.len()));
+        let shuffle = "shuffle deck\nlet top = first(deck)\n";
+        (" hidden", format!("{}{shuffle}{}", cards(first), cards(rest)))
+    } else {
+        ("", cards(deck))
+    };
     let text = format!(
         "players A, B\npiece Red {{ stop: 0 }}\npiece Blue {{ stop: 1 }}\n\
          zone deck shared ordered{face}\nzone hand per player owner\n\

@@ -453,7 +453,12 @@ fn zone_kinds<const W: usize>(cx: &mut Cx<'_, W>, z: u16, pl: u8, out: &mut Opti
     let (base, kinds) = (cx.t.counter(z, pl, 0), cx.t.kinds);
     let Some(counts) = cx.st.data.get(base..base + kinds) else { return false };
     let start = out.words.len();
-    out.words.extend(counts.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, _)| k as i64));
+    out.words.reserve(kinds);
+    for (k, &n) in counts.iter().enumerate() {
+        if n > 0 {
+            out.words.push(k as i64);
+        }
+    }
     let n = (out.words.len() - start) as u32;
     match cx.fr.steps.checked_add(n) {
         Some(s) if s <= cx.t.max_steps => {

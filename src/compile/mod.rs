@@ -1002,6 +1002,25 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         };
         (w, c.word(e))
     });
+    // A sure tail whose draw-until loop no kind stops could never be
+    // taken for granted: left out.
+    let sure_tails = (0..g.sites.len())
+        .map(|i| {
+            let t = tails.sure.get(&(i as u16))?;
+            let until = t
+                .until
+                .iter()
+                .map(|(z, cond)| (zone_ref(&mut c, z), c.draw_stops(z, cond)))
+                .collect::<Vec<_>>();
+            until.iter().all(|(_, stops)| stops.contains(&true)).then(|| SureTail {
+                face_up: t.face_up.iter().map(|z| zone_ref(&mut c, z)).collect(),
+                until,
+                steps: t.steps.clone(),
+                moves_pieces: t.moves_pieces,
+                no_adds: t.no_adds,
+            })
+        })
+        .collect::<Vec<_>>();
     let sites = g
         .sites
         .iter()
@@ -1014,18 +1033,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             chance_tail: tails.chance.contains_key(&(i as u16)),
             drawn: tails.drawn.get(&(i as u16)).copied(),
             nbr: c.nbr_sites.contains(&(i as u16)),
-            sure: tails.sure.contains_key(&(i as u16)),
-        })
-        .collect::<Vec<_>>();
-    let sure_tails = (0..g.sites.len())
-        .map(|i| {
-            tails.sure.get(&(i as u16)).map(|t| SureTail {
-                face_up: t.face_up.iter().map(|z| zone_ref(&mut c, z)).collect(),
-                until: t.until.iter().map(|(z, k)| (zone_ref(&mut c, z), k.clone())).collect(),
-                steps: t.steps.clone(),
-                moves_pieces: t.moves_pieces,
-                no_adds: t.no_adds,
-            })
+            sure: sure_tails[i].is_some(),
         })
         .collect::<Vec<_>>();
     let chance_tails = (0..g.sites.len())

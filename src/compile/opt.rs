@@ -330,9 +330,10 @@
 //!     them so, and a reveal of a known end does nothing); `for` over
 //!     players, kinds or a zone, with a filter; `if`; `compare` (which
 //!     ends the game); quantifiers; and the **draw until** loop, `while
-//!     C(first(z)) { move first(z) from z to T; ... }` where `C` is a
-//!     condition of the end piece's kind alone (evaluated for every kind
-//!     when the game loads) and the rest of the body leaves `z` alone:
+//!     C(first(z)) { move first(z) from z to T; ... }` where `C` reads
+//!     nothing of the position but that end piece (the compiled test is
+//!     asked of every kind when the game loads, `Compiler::draw_stops`)
+//!     and the rest of the body leaves `z` alone:
 //!     each round takes the end piece, so the loop ends at the first piece
 //!     whose kind fails `C` if `z` holds one (checked at the decision),
 //!     after at most as many rounds as `z` holds pieces, and the `move
@@ -786,6 +787,14 @@ fn reads_state(e: &Expr) -> bool {
 
 /// Whether `e` reads the position anywhere, `me` counting when `me_too`.
 fn reads_state_or(e: &Expr, me_too: bool) -> bool {
+    reads_state_but(e, me_too, &|_| false)
+}
+
+/// [`reads_state_or`], not counting the subexpressions `skip` accepts.
+fn reads_state_but(e: &Expr, me_too: bool, skip: &dyn Fn(&Expr) -> bool) -> bool {
+    if skip(e) {
+        return false;
+    }
     match e {
         Expr::Me => me_too,
         Expr::Builtin(
@@ -812,7 +821,7 @@ fn reads_state_or(e: &Expr, me_too: bool) -> bool {
         Expr::Quant { domain, .. } if matches!(&**domain, Expr::Zone(..)) => true,
         _ => {
             let mut found = false;
-            e.children(&mut |c| found |= reads_state_or(c, me_too));
+            e.children(&mut |c| found |= reads_state_but(c, me_too, skip));
             found
         }
     }
@@ -1346,6 +1355,34 @@ impl<const W: usize> Compiler<'_, W> {
         self.pair_memos += 1;
         self.notes.push("memo: a collection over groups, remembered per set and pieces".into());
         Some(CollectMemo { id, a: a as usize, who: self.word(who) })
+    }
+
+    /// Pass 22: for a draw-until loop whose test `cond` is about the end
+    /// piece of ordered `zone` (its first when `front`) and nothing else of
+    /// the position, whether a piece of each kind stops the loop: the test
+    /// itself, asked when the game loads of the zone holding only a piece
+    /// of that kind. A kind whose test raises an error stops nothing (the
+    /// search then never takes the loop's end for granted).
+    pub fn draw_stops(&mut self, zone: &Expr, cond: &Expr) -> Vec<bool> {
+        let kinds = self.t.kinds;
+        let mut st = State::empty(self.g);
+        let seq = match stable_zone(zone) {
+            Some((z, ZonePlayer::Shared)) => Some(self.t.sequence(z, 0)),
+            Some((z, ZonePlayer::Me)) => Some(self.t.sequence(z, st.current)),
+            Some((z, ZonePlayer::Const(p))) => Some(self.t.sequence(z, p)),
+            None => None,
+        };
+        let Some(i) = seq.filter(|i| *i < st.seqs.len()) else { return vec![false; kinds] };
+        let f = self.bool_(cond);
+        let mut fr = self.scratch_frame();
+        (0..kinds)
+            .map(|k| {
+                st.seqs[i] = crate::state::Seq { front: vec![k as u16], ..Default::default() };
+                fr.err = None;
+                let go_on = f(&mut Cx { t: self.t, st: &mut st, fr: &mut fr });
+                fr.err.is_none() && !go_on
+            })
+            .collect()
     }
 
     /// A frame for evaluating expressions when the game is compiled.
@@ -1963,8 +2000,6 @@ pub struct Tails {
     /// decision meets the conditions of its [`SureTail`] (pass 22).
     pub sure: std::collections::BTreeMap<u16, SureTail>,
     sizes: Sizes,
-    /// Each kind's properties (for conditions of a kind alone).
-    props: Vec<Vec<i64>>,
     tys: Vec<Ty>,
     players: u32,
     kinds: u32,
@@ -1989,7 +2024,6 @@ pub fn tails_with(g: &ir::Game, preasked: &[usize]) -> Tails {
         drawn: Default::default(),
         sure: Default::default(),
         sizes: Sizes::of(g),
-        props: g.kinds.iter().map(|k| k.props.clone()).collect(),
         tys: g.slot_tys.clone(),
         players: g.players.len() as u32,
         kinds: g.kinds.len() as u32,

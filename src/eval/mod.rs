@@ -408,14 +408,25 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         // levels use their own).
         let kept = self.cx.scratch.get_mut(self.level).and_then(Option::take);
         let mut scratch = kept.unwrap_or_else(|| fork.clone());
-        for i in 0..opts.len() {
-            if !search::complete(p, fork, pc, opts.get(i), &mut scratch)? {
-                self.leaves -= 1;
-                continue;
-            }
-            search::advance(&mut scratch.st, p.t.players);
-            search::settle(p, &mut scratch.st)?;
-            self.nodes += perft_w(p, &scratch.st, self.depth - 1, self.cx, self.level + 1)?;
+        let n = opts.len();
+        for i in 0..n {
+            // The last option runs in the fork itself (not read again).
+            let lv = if i + 1 == n {
+                if !search::finish(p, pc, opts.get(i), fork)? {
+                    self.leaves -= 1;
+                    continue;
+                }
+                &mut *fork
+            } else {
+                if !search::complete(p, fork, pc, opts.get(i), &mut scratch)? {
+                    self.leaves -= 1;
+                    continue;
+                }
+                &mut scratch
+            };
+            search::advance(&mut lv.st, p.t.players);
+            search::settle(p, &mut lv.st)?;
+            self.nodes += perft_w(p, &lv.st, self.depth - 1, self.cx, self.level + 1)?;
         }
         if self.cx.scratch.len() <= self.level {
             self.cx.scratch.resize_with(self.level + 1, || None);

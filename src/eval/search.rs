@@ -604,8 +604,20 @@ pub fn complete<const W: usize>(
     out: &mut Level<W>,
 ) -> Result<bool, RunError> {
     out.copy_from(fork);
-    let resume = bind(p, &p.turn, pc, &mut out.st, &mut out.fr, pick);
-    match run(p, &p.turn, &mut out.st, &mut out.fr, resume)? {
+    finish(p, pc, pick, out)
+}
+
+/// Runs the tail of lazy decision `pc` with `pick` in `lv` itself (the
+/// run at the decision, which is not needed again); `Ok(false)` if the
+/// tail failed after all (never for a correct pass).
+pub fn finish<const W: usize>(
+    p: &Program<W>,
+    pc: u32,
+    pick: Pick<W>,
+    lv: &mut Level<W>,
+) -> Result<bool, RunError> {
+    let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
+    match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
         Stop::Done => Ok(true),
         Stop::Fail(_) => Ok(false),
         Stop::Fork(_) => Err(RunError {

@@ -1736,6 +1736,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
         body: Option<&Expr>,
         span: Span,
     ) -> I<W> {
+        if let Some(f) = self.largest_group(q, slot, domain, filter, body, span) {
+            return f;
+        }
         let var = self.var(slot);
         let d = self.dom(domain);
         let flags = self.hoist(slot, filter, body);

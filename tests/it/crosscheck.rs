@@ -56,6 +56,7 @@ fn cases() -> Vec<(String, Game)> {
                   if size(pieces(me)) >= 6 { win me }\n\
                 }";
     out.push(("coin".into(), crate::game_text(coin).expect("coin game")));
+    out.push(("largest".into(), crate::game_text(LARGEST).expect("largest game")));
     // A graph board whose links are partly without a direction and
     // partly one-way: `touches`, `neighbours` and groups follow every
     // link, `step` only the named ones.
@@ -353,6 +354,24 @@ pub const SNAKES: &str = "players A, B\nboard square 5 by 5\n\
       require all g in groups(me): size(g) != 2 and (all c in g: links(c, g) <= 2)\n\
       require (none x in neighbours(cover): occupied(x)) or (any x in neighbours(cover): owner(x) == me)\n\
       if size(pieces(me)) >= 9 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// The largest group meeting a set of cells (pass 24): over every cell
+/// (empty ones count 0), over the mover's pieces (empty at first), over
+/// the cells next to the placement (both players' groups), as a limit
+/// measured before the placement and as a score.
+pub const LARGEST: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
+    var score per player = 0\n\
+    def largest = max x in cells: size(group(x))\n\
+    turn {\n\
+      let limit = largest\n\
+      choose c in cells where empty(c)\n\
+      place Stone at c\n\
+      require size(group(c)) == 1 or size(group(c)) <= limit\n\
+      score(me) = max x in pieces(next(me)): size(group(x))\n\
+      if (max x in neighbours(c): size(group(x))) >= 3 { score(me) += 1 }\n\
+      if (max x in pieces(me): size(group(x))) >= 5 { win me }\n\
     }\n\
     on no moves { pass }";
 

@@ -658,6 +658,7 @@ fn bundled_games_use_their_compile_passes() {
                 "set form: the groups touching a set, by one flood fill",
                 "remove all: a `for` that removes every cell of a set, at once",
                 "memo: a collection over groups, remembered per set and pieces",
+                "largest group: `max x in S: size(group(x))` by the groups meeting S",
             ],
         ),
         (

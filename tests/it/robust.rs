@@ -869,6 +869,44 @@ fn a_set_removed_at_once_counts_its_rounds_and_fails_where_the_loop_would() {
     );
 }
 
+#[test]
+fn the_largest_group_counts_a_step_per_cell() {
+    // Pass 24 answers `max x in S: size(group(x))` from the groups that
+    // meet `S` and counts the cells together; the same rules with a filter
+    // that always holds walk the cells. Under every step limit both give
+    // the same moves, or the same step error at the same quantifier, along
+    // a game.
+    use crate::crosscheck::LARGEST;
+    let filter = " where size(cells) > 0";
+    let blank: String = filter.chars().map(|_| ' ').collect();
+    let (mut ours, mut walked) = (LARGEST.to_string(), LARGEST.to_string());
+    for d in ["cells", "pieces(next(me))", "neighbours(c)", "pieces(me)"] {
+        let from = format!("max x in {d}:");
+        assert!(LARGEST.contains(&from), "{from}");
+        ours = ours.replace(&from, &format!("max x in {d}{blank}:"));
+        walked = walked.replace(&from, &format!("max x in {d}{filter}:"));
+    }
+    let fired =
+        |g: &Game| g.program().notes().iter().filter(|n| n.starts_with("largest group")).count();
+    let at_once = crate::game_text(&ours).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&walked).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((fired(&at_once), fired(&walked)), (4, 0));
+    let mut s = crate::start(&at_once);
+    let (mut errors, mut lists) = (0, 0);
+    for ply in 0..8 {
+        let (e, l) =
+            same_under_limits(&at_once, &walked, &s, 1..120, &format!("ply {ply}"), |_| {});
+        (errors, lists) = (errors + e, lists + l);
+        let moves = s.legal_moves(&at_once).unwrap_or_else(|e| panic!("{e}"));
+        let Some(m) = moves.get(ply * 7 % moves.len().max(1)) else { break };
+        s.play_unchecked(&at_once, m).unwrap_or_else(|e| panic!("{e}"));
+        if s.outcome(&at_once).ok().flatten().is_some() {
+            break;
+        }
+    }
+    assert!(errors > 20 && lists > 20, "{errors} errors, {lists} lists");
+}
+
 /// A card game whose play from the hand ends with a draw until a card
 /// that stops it, from a face-up deck (a sure tail, pass 22): `deck` is
 /// the deck from the top (`R` a Red, `B` a Blue, which stops the draw),

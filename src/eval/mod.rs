@@ -331,6 +331,11 @@ struct PerftSink<'a, const W: usize> {
 }
 
 impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
+    /// At the last ply the moves are only counted.
+    fn reads_only(&self) -> bool {
+        self.depth == 1
+    }
+
     fn done(
         &mut self,
         p: &Program<W>,

@@ -126,6 +126,14 @@ pub trait Sink<const W: usize> {
         Ok(None)
     }
 
+    /// Whether the sink only reads the positions and levels it is handed
+    /// (never changes, keeps or swaps them). The search may then explore
+    /// an option whose run meets the next decision at once in the
+    /// decision's own level instead of a copy.
+    fn reads_only(&self) -> bool {
+        false
+    }
+
     /// A lazy decision: every option is a finished turn. `fork` is the
     /// position and frame at the decision (the sink may swap it for
     /// another level of the same program: the search does not read it
@@ -314,12 +322,15 @@ impl<const W: usize> Searcher<W> {
             let lv = &mut self.levels[0];
             pc = replay_events(p, &mut lv.st, &mut lv.fr, prefix)?;
         }
-        self.explore(p, start, 0, pc, sink)?;
+        self.explore(p, start, 0, pc, sink, true)?;
         Ok(())
     }
 
     /// Explores from level `b` at op `pc`; `start` is the position where
-    /// the turn began (its `pending` is not read).
+    /// the turn began (its `pending` is not read). With `owned` false the
+    /// level is a decision's own, lent to one of its options: every option
+    /// here is then explored in a copy (or, again, lent), so that the level
+    /// stays as it was for the decision's later options.
     fn explore(
         &mut self,
         p: &Program<W>,
@@ -327,6 +338,7 @@ impl<const W: usize> Searcher<W> {
         b: usize,
         pc: u32,
         sink: &mut impl Sink<W>,
+        owned: bool,
     ) -> Result<bool, RunError> {
         let depth = self.path.len();
         let block = &p.turn;
@@ -406,6 +418,15 @@ impl<const W: usize> Searcher<W> {
             }
         }
         let n = self.opts[depth].len();
+        // Options whose runs meet a decision at once may borrow this level
+        // (binding one changes only the frame; not a reveal's), for a sink
+        // that only reads.
+        let lend = sink.reads_only()
+            && match block.ops.get(at as usize) {
+                Some(Op::Choose(_)) => lends(p, at + 1),
+                Some(Op::Either { arms, .. }) => arms.iter().any(|&a| lends(p, a)),
+                _ => false,
+            };
         // Options that are the cells of a set, or placements, are taken in
         // order.
         let mut cells = self.opts[depth].cells;
@@ -418,21 +439,40 @@ impl<const W: usize> Searcher<W> {
                     None => self.opts[depth].get(i),
                 },
             };
-            let nb = if i + 1 == n {
-                b
+            let mut shared = None;
+            let (nb, resume) = if i + 1 == n && owned {
+                let lv = &mut self.levels[b];
+                (b, bind(p, block, at, &mut lv.st, &mut lv.fr, pick))
             } else {
-                if self.levels.len() <= depth + 1 {
-                    let like = self.levels[b].clone();
-                    self.level(depth + 1, &like);
+                // An option whose run meets the next decision at once,
+                // for a sink that only reads: explored in this level (its
+                // listing changes nothing the later options read; its
+                // steps are put back), not in a copy.
+                if lend && lends(p, resume_of(block, at, pick)) {
+                    let lv = &mut self.levels[b];
+                    let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
+                    shared = Some((resume, lv.fr.steps));
                 }
-                let (lo, hi) = self.levels.split_at_mut(depth + 1);
-                hi[0].copy_from(&lo[b]);
-                depth + 1
+                match shared {
+                    Some((resume, _)) => (b, resume),
+                    None => {
+                        if self.levels.len() <= depth + 1 {
+                            let like = self.levels[b].clone();
+                            self.level(depth + 1, &like);
+                        }
+                        let (lo, hi) = self.levels.split_at_mut(depth + 1);
+                        hi[0].copy_from(&lo[b]);
+                        let lv = &mut hi[0];
+                        (depth + 1, bind(p, block, at, &mut lv.st, &mut lv.fr, pick))
+                    }
+                }
             };
-            let lv = &mut self.levels[nb];
-            let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
             self.path.push((site, pick));
-            let go = self.explore(p, start, nb, resume, sink)?;
+            let go = self.explore(p, start, nb, resume, sink, shared.is_none());
+            if let Some((_, steps)) = shared {
+                self.levels[b].fr.steps = steps;
+            }
+            let go = go?;
             self.path.pop();
             if !go {
                 return Ok(false);
@@ -594,6 +634,29 @@ fn seq_of<const W: usize>(
     }
 }
 
+/// Where the run goes on after option `pick` of decision `pc` (a
+/// `choose` or an `either`), as [`bind`] finds it.
+fn resume_of<const W: usize>(block: &crate::compile::Block<W>, pc: u32, pick: Pick<W>) -> u32 {
+    match (block.ops.get(pc as usize), pick) {
+        (Some(Op::Either { arms, .. }), Pick::W(b)) => {
+            arms.get(b as usize).copied().unwrap_or(pc + 1)
+        }
+        _ => pc + 1,
+    }
+}
+
+/// Whether a run that goes on at op `pc` stops there at once, at a
+/// decision (a `choose`, a `random`, an `either`) whose options may be
+/// handed over unrun (lazy, chance or sure tails, chance itself): only
+/// then is a level worth lending to it, as its options need no level of
+/// their own.
+fn lends<const W: usize>(p: &Program<W>, pc: u32) -> bool {
+    matches!(p.turn.ops.get(pc as usize), Some(Op::Choose(_) | Op::Random(_) | Op::Either { .. }))
+        && p.sites
+            .get(site_at(&p.turn, pc) as usize)
+            .is_some_and(|s| s.chance || s.lazy || s.chance_tail || s.sure)
+}
+
 /// Runs the tail of lazy decision `pc` with `pick` from `fork` into `out`;
 /// `Ok(false)` if the tail failed after all (never for a correct pass).
 pub fn complete<const W: usize>(
@@ -645,6 +708,10 @@ pub struct MovesSink<'a> {
 }
 
 impl<const W: usize> Sink<W> for MovesSink<'_> {
+    fn reads_only(&self) -> bool {
+        true
+    }
+
     fn chance(
         &mut self,
         p: &Program<W>,
@@ -689,6 +756,10 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
 pub struct CountSink(pub u64);
 
 impl<const W: usize> Sink<W> for CountSink {
+    fn reads_only(&self) -> bool {
+        true
+    }
+
     fn chance(
         &mut self,
         _: &Program<W>,
@@ -728,6 +799,10 @@ impl<const W: usize> Sink<W> for CountSink {
 pub struct AnySink(pub bool);
 
 impl<const W: usize> Sink<W> for AnySink {
+    fn reads_only(&self) -> bool {
+        true
+    }
+
     fn chance(
         &mut self,
         _: &Program<W>,

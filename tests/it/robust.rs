@@ -870,6 +870,45 @@ fn a_set_removed_at_once_counts_its_rounds_and_fails_where_the_loop_would() {
 }
 
 #[test]
+fn an_option_explored_in_its_decisions_level_leaves_its_steps_behind() {
+    // A decision whose options go straight on to another decision, lazy
+    // here, is explored by a sink that only reads (move lists, counts) in
+    // the first decision's own level; the listing of each option's
+    // decision counts steps (the `any` over numbers in the filter, asked
+    // cell by cell) that must not be
+    // left in that level for the next option. The twin has a statement
+    // between the two decisions, so each option is explored in a copy.
+    // Under every step limit both give the same moves, or the same step
+    // error at the same place, along a game; counts agree with the lists.
+    let text = |between: &str| {
+        format!(
+            "game \"Lend\"\nplayers A, B\nboard square 3 by 3\n\
+             piece Red \"r\"\npiece Green \"g\"\npiece Blue \"b\"\nzone pool per player\n\
+             setup {{\n for p in players {{\n  add 2 Red to pool(p)\n  add Green to pool(p)\n  add 2 Blue to pool(p)\n }}\n}}\n\
+             turn {{\n choose k in pool(me)\n {between}\n\
+               choose c in cells where empty(c) and (any i in range(1, 3): i == 3)\n\
+               take k from pool(me)\n place k at c\n}}\non no moves {{ pass }}\n"
+        )
+    };
+    let between = "let z = 0";
+    let blank: String = between.chars().map(|_| ' ').collect();
+    let lent = crate::game_text(&text(&blank)).unwrap_or_else(|e| panic!("{e}"));
+    let copied = crate::game_text(&text(between)).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = crate::start(&lent);
+    let (mut errors, mut lists) = (0, 0);
+    for ply in 0..6 {
+        let ctx = format!("ply {ply}");
+        let (e, l) = same_under_limits(&lent, &copied, &s, 1..40, &ctx, |_| {});
+        (errors, lists) = (errors + e, lists + l);
+        let moves = s.legal_moves(&lent).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.count_moves(&lent).ok(), Some(moves.len() as u64), "{ctx}");
+        let Some(m) = moves.get(ply * 5 % moves.len().max(1)) else { break };
+        s.play_unchecked(&lent, m).unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert!(errors > 8 && lists > 20, "{errors} errors, {lists} lists");
+}
+
+#[test]
 fn the_largest_group_counts_a_step_per_cell() {
     // Pass 24 answers `max x in S: size(group(x))` from the groups that
     // meet `S` and counts the cells together; the same rules with a filter

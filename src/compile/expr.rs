@@ -41,6 +41,10 @@ pub struct Compiler<'g, const W: usize> {
     /// The `require` statements asked as a decision's options are listed
     /// (passes 17 and 19), by address: the lazy-tail pass passes over them.
     pub preasked: Vec<usize>,
+    /// Pass 25: the decision whose options the `while` condition just
+    /// compiled stores (its site, the set local and the word that says the
+    /// set is there), for the `choose` that reads them.
+    pub fused: Option<(u16, u16, u16)>,
 }
 
 /// The board code on `c` (0 when empty or not a cell).
@@ -586,6 +590,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             hoisted: Vec::new(),
             nbr_sites: Vec::new(),
             preasked: Vec::new(),
+            fused: None,
         }
     }
 

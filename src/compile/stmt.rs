@@ -10,7 +10,7 @@
 use super::effect::{self, CKey, Ctl, StmtFn};
 use super::expr::Compiler;
 use super::opt::{NbrRequire, Pred};
-use super::{Cx, Var, B, D, I, S};
+use super::{Cx, Dom, Var, B, D, I, S};
 use crate::ir::{Expr, Key, Stmt, StmtKind, Ty};
 use crate::source::Span;
 
@@ -384,7 +384,19 @@ impl<const W: usize> Compiler<'_, W> {
                         self.g.sites[*site as usize].var
                     ));
                 }
-                let dom = self.dom(domain);
+                let mut dom = self.dom(domain);
+                if let Some((_, k, flag)) = self.fused.take_if(|f| f.0 == *site) {
+                    // Pass 25: the `while` condition just stored the options.
+                    let (k, flag) = (k as usize, flag as usize);
+                    dom = Box::new(move |cx| {
+                        if cx.fr.w[flag] != 0 {
+                            cx.fr.w[flag] = 0;
+                            Dom::Set(cx.fr.s[k])
+                        } else {
+                            dom(cx)
+                        }
+                    });
+                }
                 let f = filter.as_ref().map(|f| self.bool_(f));
                 let filter_span = self.g.sites[*site as usize].filter_span.unwrap_or(span);
                 ops.push(Op::Choose(Box::new(ChooseOp {
@@ -456,7 +468,13 @@ impl<const W: usize> Compiler<'_, W> {
                 let top = ops.len();
                 self.stmts(pre, ops);
                 let test = ops.len();
-                let c = self.bool_(cond);
+                let c = match pre.is_empty().then(|| self.while_options(cond, body)).flatten() {
+                    Some((c, fused)) => {
+                        self.fused = Some(fused);
+                        c
+                    }
+                    None => self.bool_(cond),
+                };
                 ops.push(Op::Jump(0));
                 ops.push(Op::Tick(span));
                 self.stmts(body, ops);

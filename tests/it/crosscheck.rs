@@ -57,6 +57,14 @@ fn cases() -> Vec<(String, Game)> {
                 }";
     out.push(("coin".into(), crate::game_text(coin).expect("coin game")));
     out.push(("largest".into(), crate::game_text(LARGEST).expect("largest game")));
+    out.push(("chain".into(), crate::game_text(&chain("can(a)", "can(a)")).expect("chain game")));
+    // The same loop whose condition does not ask for options (pass 25
+    // must not fire): a group of two with no empty cell next to it makes
+    // the turn fail, it does not end the loop.
+    out.push((
+        "chain (no options asked)".into(),
+        crate::game_text(&chain("size(a) == 2", "size(a) == 2")).expect("chain game"),
+    ));
     // A graph board whose links are partly without a direction and
     // partly one-way: `touches`, `neighbours` and groups follow every
     // link, `step` only the named ones.
@@ -374,6 +382,28 @@ pub const LARGEST: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
       if (max x in pieces(me): size(group(x))) >= 5 { win me }\n\
     }\n\
     on no moves { pass }";
+
+/// A capture-like chain (pass 25): after the placement, while some group
+/// of two of the mover's may grow (`cond`, about the group `a`), the mover
+/// picks a cell next to such a group (`filter`, the same question in the
+/// collection) and places there. `targets` counts steps (a `count` over
+/// the other player's groups).
+pub fn chain(cond: &str, filter: &str) -> String {
+    format!(
+        "players A, B\nboard square 4 by 4\npiece Stone\n\
+         def targets(a) = collect x in neighbours(a) where empty(x) and (count g in groups(next(me)): size(g) > 0) >= 0\n\
+         def can(a) = size(a) == 2 and size(targets(a)) > 0\n\
+         turn {{\n\
+           choose c in cells where empty(c)\n\
+           place Stone at c\n\
+           while any a in groups(me): {cond} {{\n\
+             choose x in (collect a in groups(me) where {filter}: targets(a)) as \"+{{}}\"\n\
+             place Stone at x\n\
+           }}\n\
+         }}\n\
+         on no moves {{ pass }}"
+    )
+}
 
 /// Compares both evaluators on `s`; returns the legal moves.
 fn agree(g: &Game, s: &State, ctx: &str, every_move: bool) -> Vec<tabula::Move> {

@@ -659,6 +659,7 @@ fn bundled_games_use_their_compile_passes() {
                 "remove all: a `for` that removes every cell of a set, at once",
                 "memo: a collection over groups, remembered per set and pieces",
                 "largest group: `max x in S: size(group(x))` by the groups meeting S",
+                "options first: a `while` that asks whether its `choose` has options",
             ],
         ),
         (

@@ -909,6 +909,58 @@ fn an_option_explored_in_its_decisions_level_leaves_its_steps_behind() {
 }
 
 #[test]
+fn a_while_that_asks_for_options_counts_no_more_steps_than_written() {
+    // Pass 25 computes the options of the `choose` in the `while`
+    // condition and skips the condition's own walk of the groups: under
+    // every step limit it gives the moves the written rules give (a twin
+    // whose condition has one more conjunct that always holds, so the pass
+    // does not fire), or an
+    // error where they give one too; never an error where they do not.
+    use crate::crosscheck::chain;
+    let fired = |g: &Game| g.program().notes().iter().any(|n| n.starts_with("options first"));
+    let fused = crate::game_text(&chain("can(a)", "can(a)")).unwrap_or_else(|e| panic!("{e}"));
+    let written = crate::game_text(&chain("can(a) and size(a) >= 0", "can(a)"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let bare =
+        crate::game_text(&chain("size(a) == 2", "size(a) == 2")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(fired(&fused) && !fired(&written) && !fired(&bare));
+    let mut s = crate::start(&fused);
+    let (mut same, mut errors, mut fewer) = (0, 0, 0);
+    for ply in 0..10 {
+        for steps in 1..150 {
+            let limits = tabula::compile::Limits { steps, ..Default::default() };
+            match (
+                s.legal_moves(&fused.with_limits(limits)),
+                s.legal_moves(&written.with_limits(limits)),
+            ) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "ply {ply}, limit {steps}");
+                    same += 1;
+                }
+                (Err(a), Err(b)) => {
+                    assert!(
+                        a.message.contains("steps") && b.message.contains("steps"),
+                        "{a:?} {b:?}"
+                    );
+                    errors += 1;
+                }
+                (Ok(_), Err(b)) => {
+                    assert!(b.message.contains("steps"), "{b:?}");
+                    fewer += 1;
+                }
+                (Err(a), Ok(_)) => {
+                    panic!("ply {ply}, limit {steps}: {a:?} where the written rules run")
+                }
+            }
+        }
+        let moves = s.legal_moves(&fused).unwrap_or_else(|e| panic!("{e}"));
+        let Some(m) = moves.get(ply * 7 % moves.len().max(1)) else { break };
+        s.play_unchecked(&fused, m).unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert!(same > 50 && errors > 50 && fewer > 0, "{same} same, {errors} errors, {fewer} fewer");
+}
+
+#[test]
 fn the_largest_group_counts_a_step_per_cell() {
     // Pass 24 answers `max x in S: size(group(x))` from the groups that
     // meet `S` and counts the cells together; the same rules with a filter

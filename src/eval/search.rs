@@ -218,20 +218,12 @@ impl<const W: usize> Frame<W> {
         if self.groups.len() != o.groups.len() {
             self.groups.clone_from(&o.groups);
         } else {
-            // A cache that is stale in `o` is never read again: mark it
-            // stale here instead of copying its groups (this frame's own
-            // pieces-and-groups pair stays true and may serve later). A
-            // current one is copied unless the pieces are the same.
+            // This frame's own pieces-and-groups pair stays true: it is
+            // current when `o`'s is and the pieces are the same; else it is
+            // marked stale (made again when asked, which a fork that goes
+            // on to change the pieces never does).
             for (a, b) in self.groups.iter_mut().zip(&o.groups) {
-                if b.epoch == o.epoch {
-                    a.epoch = b.epoch;
-                    if a.own != b.own {
-                        a.own = b.own;
-                        a.list.clone_from(&b.list);
-                    }
-                } else {
-                    a.epoch = 0;
-                }
+                a.epoch = if b.epoch == o.epoch && a.own == b.own { b.epoch } else { 0 };
             }
         }
     }

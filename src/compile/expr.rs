@@ -956,6 +956,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     if a.len() != b.len() {
                         return false;
                     }
+                    if a.len() <= 1 {
+                        // Two single cells (or none): one translation.
+                        return true;
+                    }
                     // Small shapes: their codes, remembered per set.
                     match (shape_code(cx, a), shape_code(cx, b)) {
                         (Some(x), Some(y)) => x == y,

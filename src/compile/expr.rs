@@ -28,6 +28,10 @@ pub struct Compiler<'g, const W: usize> {
     pub memos: usize,
     /// Tables of remembered collections handed out (pass 23).
     pub pair_memos: usize,
+    /// The collections given those tables: the element, the other set
+    /// local, the domain, filter and body, and the table (one table for
+    /// collections that are the same but for the names of those locals).
+    pub memo_sites: Vec<MemoSite>,
     /// Whether a pass reads each player's pieces at the turn's start
     /// ([`super::Frame::start`], pass 13).
     pub reads_start: bool,
@@ -45,6 +49,18 @@ pub struct Compiler<'g, const W: usize> {
     /// compiled stores (its site, the set local and the word that says the
     /// set is there), for the `choose` that reads them.
     pub fused: Option<(u16, u16, u16)>,
+}
+
+/// A collection remembered by pass 23 (see [`Compiler::memo_sites`]).
+pub struct MemoSite {
+    /// The element's slot.
+    pub slot: Slot,
+    /// The other set local's slot.
+    pub a: Slot,
+    /// `domain`, `filter`, `body`.
+    pub parts: (Expr, Option<Expr>, Option<Expr>),
+    /// Its table.
+    pub id: usize,
 }
 
 /// The board code on `c` (0 when empty or not a cell).
@@ -586,6 +602,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             notes: Vec::new(),
             memos: 0,
             pair_memos: 0,
+            memo_sites: Vec::new(),
             reads_start: false,
             hoisted: Vec::new(),
             nbr_sites: Vec::new(),

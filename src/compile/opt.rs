@@ -357,7 +357,9 @@
 //!     pieces of `P` (which make its groups): its values are kept in a
 //!     table per collection in the frame (1,024 entries), keyed by the
 //!     pair, never stale, so forks do not copy them. A value found there
-//!     counts no steps (as with pass 4). Games: Bug (`prey(a)`, asked by
+//!     counts no steps (as with pass 4). Collections that are the same
+//!     but for the names of the element and of `a` (the same `def` called
+//!     from several places) share one table. Games: Bug (`prey(a)`, asked by
 //!     the eating group's bonus cells and again by each eating move's
 //!     `for y in prey(eater)`: callgrind, `perft 4` 1,127.2M → 1,030.3M
 //!     instructions, 100 playouts 106.4M → 105.3M), any rule that asks
@@ -1375,11 +1377,43 @@ impl<const W: usize> Compiler<'_, W> {
             free_locals(e, &mut Vec::new(), &mut free);
         }
         free.retain(|s| *s != slot);
-        let [a] = free[..] else { return None };
-        let Var::S(a) = self.var(a) else { return None };
-        let id = self.pair_memos;
-        self.pair_memos += 1;
-        self.notes.push("memo: a collection over groups, remembered per set and pieces".into());
+        let [a_slot] = free[..] else { return None };
+        let Var::S(a) = self.var(a_slot) else { return None };
+        // The same collection elsewhere (another `def` call, another
+        // local for `a`) shares its table: the values depend on `a`'s set
+        // and the pieces, not on the names.
+        let same = |m: &super::expr::MemoSite| {
+            let bound = || vec![(m.slot, slot), (m.a, a_slot)];
+            let opt = |x: &Option<Expr>, y: Option<&Expr>| match (x, y) {
+                (None, None) => true,
+                (Some(x), Some(y)) => same_expr(x, y, &[], &mut bound()),
+                _ => false,
+            };
+            same_expr(&m.parts.0, domain, &[], &mut bound())
+                && opt(&m.parts.1, filter)
+                && opt(&m.parts.2, body)
+        };
+        let id = match self.memo_sites.iter().find(|m| same(m)) {
+            Some(m) => {
+                let id = m.id;
+                self.notes
+                    .push("memo: a collection over groups, sharing an equal one's table".into());
+                id
+            }
+            None => {
+                let id = self.pair_memos;
+                self.pair_memos += 1;
+                self.memo_sites.push(super::expr::MemoSite {
+                    slot,
+                    a: a_slot,
+                    parts: (domain.clone(), filter.cloned(), body.cloned()),
+                    id,
+                });
+                self.notes
+                    .push("memo: a collection over groups, remembered per set and pieces".into());
+                id
+            }
+        };
         Some(CollectMemo { id, a: a as usize, who: self.word(who) })
     }
 

@@ -57,6 +57,7 @@ fn cases() -> Vec<(String, Game)> {
                 }";
     out.push(("coin".into(), crate::game_text(coin).expect("coin game")));
     out.push(("largest".into(), crate::game_text(LARGEST).expect("largest game")));
+    out.push(("shared memo".into(), crate::game_text(SHARED).expect("shared memo game")));
     out.push(("chain".into(), crate::game_text(&chain("can(a)", "can(a)")).expect("chain game")));
     // The same loop whose condition does not ask for options (pass 25
     // must not fire): a group of two with no empty cell next to it makes
@@ -380,6 +381,26 @@ pub const LARGEST: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
       score(me) = max x in pieces(next(me)): size(group(x))\n\
       if (max x in neighbours(c): size(group(x))) >= 3 { score(me) += 1 }\n\
       if (max x in pieces(me): size(group(x))) >= 5 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// Collections over the other player's groups remembered by pass 23:
+/// `small` and `lone` are the same but for their names (one table),
+/// `big` differs only in its filter's number (a table of its own; a
+/// shared one would answer it with `small`'s values).
+pub const SHARED: &str = "players A, B\nboard square 4 by 4\npiece Stone\n\
+    var score per player = 0\n\
+    def small(a) = collect b in groups(next(me)) where touches(a, b) and size(b) == 1\n\
+    def big(a) = collect b in groups(next(me)) where touches(a, b) and size(b) == 2\n\
+    def lone(g) = collect h in groups(next(me)) where touches(g, h) and size(h) == 1\n\
+    turn {\n\
+      choose c in cells where empty(c)\n\
+      place Stone at c\n\
+      let mine = group(c)\n\
+      score(me) += size(small(mine)) * 3 + size(big(mine))\n\
+      if size(big(mine)) > 0 { score(me) += 10 }\n\
+      for y in lone(mine) { remove y }\n\
+      if score(me) >= 40 { win me }\n\
     }\n\
     on no moves { pass }";
 
@@ -803,4 +824,17 @@ fn a_collection_over_groups_is_remembered_only_when_it_reads_no_position() {
         let v = crate::game_text(&text.replacen(from, to, 1)).expect("variant");
         assert!(!fired(&v), "{to}");
     }
+    // Equal collections share a table, different ones do not (SHARED's
+    // random games above agree with the reference).
+    let g = crate::game_text(SHARED).expect("shared memo game");
+    let count = |s: &str| g.program().notes().iter().filter(|n| n.starts_with(s)).count();
+    assert_eq!(
+        (
+            count("memo: a collection over groups, remembered"),
+            count("memo: a collection over groups, sharing")
+        ),
+        (2, 1),
+        "{:#?}",
+        g.program().notes()
+    );
 }

@@ -565,6 +565,26 @@ pub fn zone_counted<const W: usize>(
     add: bool,
     span: Span,
 ) -> StmtFn<W> {
+    if let (None, Arg::Slot(ks), Arg::Me, false) = (&count, &kind, &who, add) {
+        // One piece of a kind in a local from the mover's zone (`take
+        // piece from pool(me)`): no operand can raise an error.
+        let ks = *ks;
+        return Box::new(move |cx| {
+            let k = cx.fr.w[ks];
+            let pl = cx.st.current;
+            if k == i64::from(NONE16) || pl == NONE8 {
+                return Ctl::Fail(span);
+            }
+            let i = cx.t.counter(z, pl, k as u16);
+            match cx.st.data[i] {
+                0 => Ctl::Fail(span),
+                held => {
+                    cx.st.data[i] = held - 1;
+                    Ctl::Next
+                }
+            }
+        });
+    }
     Box::new(move |cx| {
         let n = match &count {
             Some(c) => c.get(cx),

@@ -58,6 +58,18 @@ fn cases() -> Vec<(String, Game)> {
     out.push(("coin".into(), crate::game_text(coin).expect("coin game")));
     out.push(("largest".into(), crate::game_text(LARGEST).expect("largest game")));
     out.push(("shared memo".into(), crate::game_text(SHARED).expect("shared memo game")));
+    // `take k from pool(me)` of a kind chosen elsewhere: the take fails
+    // when the pool has none of it (Blue never; Red after two turns).
+    let take = "players A, B\nboard square 3 by 3\npiece Red\npiece Blue\nzone pool per player\n\
+                setup { for p in players { add 2 Red to pool(p) } }\n\
+                turn {\n\
+                  choose k in kinds\n\
+                  choose c in cells where empty(c)\n\
+                  take k from pool(me)\n\
+                  place k at c\n\
+                }\n\
+                on no moves { pass }";
+    out.push(("take".into(), crate::game_text(take).expect("take game")));
     out.push(("chain".into(), crate::game_text(&chain("can(a)", "can(a)")).expect("chain game")));
     // The same loop whose condition does not ask for options (pass 25
     // must not fire): a group of two with no empty cell next to it makes

@@ -179,6 +179,28 @@ pub fn place<const W: usize>(
     at: Arg<W>,
     span: Span,
 ) -> StmtFn<W> {
+    if let (None, Arg::Slot(ci), false) = (&own, &at, matches!(kind, Arg::Fn(_))) {
+        // The mover's piece at a cell local (`place Stone at c`): no
+        // operand can raise an error, and the cell is empty when written.
+        let ci = *ci;
+        return Box::new(move |cx| {
+            let k = kind.get(cx);
+            let o = cx.st.current;
+            if o == NONE8 {
+                return none_player(cx, span);
+            }
+            if k == i64::from(NONE16) {
+                return Ctl::Fail(span);
+            }
+            let c = cx.fr.w[ci];
+            if c == i64::from(NO_CELL) || code_at(cx, c as CellId) != 0 {
+                return Ctl::Fail(span);
+            }
+            let code = 1 + u16::from(o) * cx.t.kinds as u16 + k as u16;
+            put(cx, c as CellId, code);
+            Ctl::Next
+        });
+    }
     Box::new(move |cx| {
         let k = kind.get(cx);
         check!(cx);

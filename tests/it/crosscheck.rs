@@ -70,6 +70,17 @@ fn cases() -> Vec<(String, Game)> {
                 }\n\
                 on no moves { pass }";
     out.push(("take".into(), crate::game_text(take).expect("take game")));
+    // `place K at x` of a cell local that may be taken or off the board
+    // (the step north of the top row): those options are not moves.
+    let place = "players A, B\nboard square 3 by 3\npiece Stone\n\
+                 turn {\n\
+                   choose c in cells\n\
+                   let d = step(c, n)\n\
+                   either \"here\" { place Stone at c } or \"north\" { place Stone at d }\n\
+                   if size(pieces(me)) >= 3 { win me }\n\
+                 }\n\
+                 on no moves { pass }";
+    out.push(("place".into(), crate::game_text(place).expect("place game")));
     out.push(("chain".into(), crate::game_text(&chain("can(a)", "can(a)")).expect("chain game")));
     // The same loop whose condition does not ask for options (pass 25
     // must not fire): a group of two with no empty cell next to it makes

@@ -591,10 +591,18 @@ pub fn bind<const W: usize>(
             }
             pc + 1
         }
-        Some(Op::Either { arms, .. }) => match pick {
-            Pick::W(b) => arms.get(b as usize).copied().unwrap_or(pc + 1),
-            Pick::S(_) => pc + 1,
-        },
+        _ => resume_of(block, pc, pick),
+    }
+}
+
+/// Where a run goes on after option `pick` of decision `pc`: the chosen
+/// branch of an `either`, else the next op (see [`bind`], which also
+/// records the pick).
+pub fn resume_of<const W: usize>(block: &Block<W>, pc: u32, pick: Pick<W>) -> u32 {
+    match (block.ops.get(pc as usize), pick) {
+        (Some(Op::Either { arms, .. }), Pick::W(b)) => {
+            arms.get(b as usize).copied().unwrap_or(pc + 1)
+        }
         _ => pc + 1,
     }
 }

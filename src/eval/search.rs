@@ -440,7 +440,7 @@ impl<const W: usize> Searcher<W> {
                 // for a sink that only reads: explored in this level (its
                 // listing changes nothing the later options read; its
                 // steps are put back), not in a copy.
-                if lend && lends(p, resume_of(block, at, pick)) {
+                if lend && lends(p, super::machine::resume_of(block, at, pick)) {
                     let lv = &mut self.levels[b];
                     let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
                     shared = Some((resume, lv.fr.steps));
@@ -623,17 +623,6 @@ fn seq_of<const W: usize>(
             }
             Some(cx.t.sequence(z, pl))
         }
-    }
-}
-
-/// Where the run goes on after option `pick` of decision `pc` (a
-/// `choose` or an `either`), as [`bind`] finds it.
-fn resume_of<const W: usize>(block: &crate::compile::Block<W>, pc: u32, pick: Pick<W>) -> u32 {
-    match (block.ops.get(pc as usize), pick) {
-        (Some(Op::Either { arms, .. }), Pick::W(b)) => {
-            arms.get(b as usize).copied().unwrap_or(pc + 1)
-        }
-        _ => pc + 1,
     }
 }
 

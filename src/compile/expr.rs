@@ -28,6 +28,8 @@ pub struct Compiler<'g, const W: usize> {
     pub memos: usize,
     /// Tables of remembered collections handed out (pass 23).
     pub pair_memos: usize,
+    /// Whether `same_shape` is compiled (its shape codes are remembered).
+    pub shapes: bool,
     /// The collections given those tables: the element, the other set
     /// local, the domain, filter and body, and the table (one table for
     /// collections that are the same but for the names of those locals).
@@ -180,7 +182,7 @@ pub fn group_of<const W: usize>(cx: &Cx<'_, W>, c: CellId) -> Set<W> {
 fn shape_code<const W: usize>(cx: &mut Cx<'_, W>, s: Set<W>) -> Option<u64> {
     /// Remembered for sets without a code.
     const NO_CODE: u64 = u64::MAX - 1;
-    let code = match cx.fr.shapes.get(&s) {
+    let code = match cx.fr.m.shapes.get(&s) {
         Some(c) => c,
         None => {
             let mut cells = [0; 8];
@@ -193,7 +195,7 @@ fn shape_code<const W: usize>(cx: &mut Cx<'_, W>, s: Set<W>) -> Option<u64> {
             } else {
                 NO_CODE
             };
-            cx.fr.shapes.put(s, c);
+            cx.fr.m.shapes.put(s, c);
             c
         }
     };
@@ -602,6 +604,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             notes: Vec::new(),
             memos: 0,
             pair_memos: 0,
+            shapes: false,
             memo_sites: Vec::new(),
             reads_start: false,
             hoisted: Vec::new(),
@@ -969,6 +972,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
             }
             Builtin::SameShape => {
+                self.shapes = true;
                 fn same<const W: usize>(cx: &mut Cx<'_, W>, a: Set<W>, b: Set<W>) -> bool {
                     if a.len() != b.len() {
                         return false;

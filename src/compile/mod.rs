@@ -558,16 +558,10 @@ pub struct Frame<const W: usize> {
     pub err: Option<Box<RunError>>,
     /// Each player's groups.
     pub groups: Vec<GroupCache<W>>,
-    /// The remembered values of conditions that depend on one set alone
-    /// (see `opt::memo_cond`), one table per condition. Never stale, so
-    /// never copied at a fork.
-    pub memo: Vec<Memo<W>>,
-    /// Shape codes of sets (see `Board::shape_code`), remembered per set
-    /// for `same_shape`; never stale, never copied at a fork.
-    pub shapes: Memo<W>,
-    /// The remembered collections of pass 23, one table per collection;
-    /// never stale, never copied at a fork.
-    pub pairs: Vec<PairMemo<W>>,
+    /// The remembered values (see [`Memos`]); never stale, so never
+    /// copied at a fork. A search moves one set of tables from level to
+    /// level (see `eval::search`), so what one level learns serves all.
+    pub m: Box<Memos<W>>,
     /// Each player's pieces when the turn began, set by the search for
     /// every level (not copied at a fork) when a pass reads them
     /// ([`Program::reads_start`]). Only a hint for questions asked by
@@ -577,6 +571,21 @@ pub struct Frame<const W: usize> {
     /// never stale (it follows the history asked about), never copied at
     /// a fork.
     pub reps: crate::state::RepCount,
+}
+
+/// The remembered values of a frame: facts about sets (and the pieces a
+/// collection's groups are made from), true whatever the position, so a
+/// table may move from one frame to another of the same program.
+#[derive(Debug, Clone, Default)]
+pub struct Memos<const W: usize> {
+    /// The remembered values of conditions that depend on one set alone
+    /// (see `opt::memo_cond`), one table per condition.
+    pub memo: Vec<Memo<W>>,
+    /// Shape codes of sets (see `Board::shape_code`), remembered per set
+    /// for `same_shape`.
+    pub shapes: Memo<W>,
+    /// The remembered collections of pass 23, one table per collection.
+    pub pairs: Vec<PairMemo<W>>,
 }
 
 /// A player's groups, by first cell: `list` is always the groups of the
@@ -848,6 +857,10 @@ pub struct Program<const W: usize> {
     pub memos: usize,
     /// Number of remembered collections (pass 23: tables of a frame).
     pub pair_memos: usize,
+    /// Whether a frame's memo tables are ever asked (some remembered
+    /// condition or collection, or `same_shape`): only then does the
+    /// search move them from level to level.
+    pub uses_memos: bool,
     /// Whether the search must record each player's pieces at the start
     /// of a turn ([`Frame::start`]): some pass reads them.
     pub reads_start: bool,
@@ -894,6 +907,15 @@ pub struct SetupPrefix<const W: usize> {
 }
 
 impl<const W: usize> Program<W> {
+    /// Empty memo tables, one for each of the program's remembered values.
+    pub fn new_memos(&self) -> Memos<W> {
+        Memos {
+            memo: vec![Memo::default(); self.memos],
+            shapes: Memo::default(),
+            pairs: vec![PairMemo::default(); self.pair_memos],
+        }
+    }
+
     /// A fresh frame of the right sizes.
     pub fn new_frame(&self) -> Frame<W> {
         Frame {
@@ -904,9 +926,7 @@ impl<const W: usize> Program<W> {
             steps: 0,
             err: None,
             groups: vec![GroupCache::default(); self.t.players],
-            memo: vec![Memo::default(); self.memos],
-            shapes: Memo::default(),
-            pairs: vec![PairMemo::default(); self.pair_memos],
+            m: Box::new(self.new_memos()),
             start: vec![Set::EMPTY; self.t.players],
             reps: Default::default(),
         }
@@ -1074,6 +1094,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     let frame = c.frame_sizes();
     let memos = c.memos;
     let pair_memos = c.pair_memos;
+    let uses_memos = memos > 0 || pair_memos > 0 || c.shapes;
     let reads_start = c.reads_start;
     notes.push(format!(
         "frame: {} words, {} sets, {} collections; {} ops in the turn",
@@ -1102,6 +1123,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         frame,
         memos,
         pair_memos,
+        uses_memos,
         reads_start,
         sites,
         chance_tails,

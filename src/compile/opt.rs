@@ -731,12 +731,12 @@ impl<const W: usize> CollectMemo<W> {
         Box::new(move |cx| {
             let p = who(cx);
             let (x, own) = (cx.fr.s[a], super::expr::pieces(cx, p));
-            if let Some(v) = cx.fr.pairs.get(id).and_then(|m| m.get(&x, &own)) {
+            if let Some(v) = cx.fr.m.pairs.get(id).and_then(|m| m.get(&x, &own)) {
                 return v;
             }
             let v = walk(cx);
             if cx.fr.err.is_none() {
-                if let Some(m) = cx.fr.pairs.get_mut(id) {
+                if let Some(m) = cx.fr.m.pairs.get_mut(id) {
                     m.put(x, own, v);
                 }
             }
@@ -1338,12 +1338,12 @@ impl<const W: usize> Compiler<'_, W> {
         self.notes.push("memo: a condition of one set, remembered per set".into());
         Box::new(move |cx| {
             let key = cx.fr.s[s as usize];
-            if let Some(v) = cx.fr.memo.get(id).and_then(|m| m.get(&key)) {
+            if let Some(v) = cx.fr.m.memo.get(id).and_then(|m| m.get(&key)) {
                 return v != 0;
             }
             let v = b(cx);
             if cx.fr.err.is_none() {
-                if let Some(m) = cx.fr.memo.get_mut(id) {
+                if let Some(m) = cx.fr.m.memo.get_mut(id) {
                     m.put(key, u64::from(v));
                 }
             }
@@ -3966,12 +3966,12 @@ impl<const W: usize> Compiler<'_, W> {
             if base.is_empty() {
                 return groups_pass(cx, a, a, s, span, &ok) != any;
             }
-            let known = match cx.fr.memo.get(id).and_then(|m| m.get(&base)) {
+            let known = match cx.fr.m.memo.get(id).and_then(|m| m.get(&base)) {
                 Some(v) => v != 0,
                 None => {
                     let v = groups_pass(cx, base, base, s, span, &ok);
                     if cx.fr.err.is_none() {
-                        if let Some(m) = cx.fr.memo.get_mut(id) {
+                        if let Some(m) = cx.fr.m.memo.get_mut(id) {
                             m.put(base, u64::from(v));
                         }
                     }
@@ -4109,7 +4109,7 @@ impl<const W: usize> NbrRequire<W> {
             own = bits_at(cx.st, cx.st.current as usize);
             // Whether every group passes is remembered per set of pieces;
             // the failing groups are found only when some fail.
-            let known = cx.fr.memo.get(g.memo).and_then(|m| m.get(&own));
+            let known = cx.fr.m.memo.get(g.memo).and_then(|m| m.get(&own));
             if known != Some(1) {
                 let t = cx.t;
                 for grp in components(t, own, own) {
@@ -4118,7 +4118,7 @@ impl<const W: usize> NbrRequire<W> {
                     }
                 }
                 if known.is_none() {
-                    if let Some(m) = cx.fr.memo.get_mut(g.memo) {
+                    if let Some(m) = cx.fr.m.memo.get_mut(g.memo) {
                         m.put(own, u64::from(bad.is_empty()));
                     }
                 }

@@ -50,7 +50,7 @@ impl<const W: usize> LevelData<W> {
             && self.fr.s.len() == o.fr.s.len()
             && self.fr.d.len() == o.fr.d.len()
             && self.fr.groups.len() == o.fr.groups.len()
-            && self.fr.memo.len() == o.fr.memo.len()
+            && self.fr.m.memo.len() == o.fr.m.memo.len()
     }
 }
 
@@ -184,6 +184,9 @@ pub struct Searcher<const W: usize> {
     /// or a bound the caller gave (pass 14's overflow bound, for turns
     /// without `add`).
     start_pieces: Option<u64>,
+    /// The level whose frame holds the memo tables the levels share (see
+    /// [`Searcher::memos_to`]).
+    memo_at: usize,
 }
 
 impl<const W: usize> Default for Searcher<W> {
@@ -195,6 +198,7 @@ impl<const W: usize> Default for Searcher<W> {
             budget: NODE_LIMIT,
             prefix: Vec::new(),
             start_pieces: None,
+            memo_at: 0,
         }
     }
 }
@@ -253,6 +257,28 @@ pub fn advance(st: &mut State, players: usize) {
 }
 
 impl<const W: usize> Searcher<W> {
+    /// Moves the memo tables the levels share into level `b`'s frame (a
+    /// trade with the tables it held). Called before a level runs, so
+    /// that what one level learns serves the others. The tables hold
+    /// facts true in every position (see [`Memos`]), so whichever frame
+    /// holds which tables, every answer is the same; only how often one
+    /// is found changes.
+    #[inline(always)]
+    fn memos_to(&mut self, b: usize) {
+        if self.memo_at != b {
+            self.move_memos(b);
+        }
+    }
+
+    /// [`Searcher::memos_to`] when they are elsewhere.
+    #[inline(never)]
+    fn move_memos(&mut self, b: usize) {
+        if let [lo, .., hi] = &mut self.levels[self.memo_at.min(b)..=self.memo_at.max(b)] {
+            std::mem::swap(&mut lo.fr.m, &mut hi.fr.m);
+        }
+        self.memo_at = b;
+    }
+
     fn level(&mut self, i: usize, like: &Level<W>) {
         while self.levels.len() <= i {
             self.levels.push(like.clone());
@@ -332,6 +358,9 @@ impl<const W: usize> Searcher<W> {
         sink: &mut impl Sink<W>,
         owned: bool,
     ) -> Result<bool, RunError> {
+        if p.uses_memos {
+            self.memos_to(b);
+        }
         let depth = self.path.len();
         let block = &p.turn;
         let stop = {

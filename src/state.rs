@@ -864,15 +864,21 @@ impl State {
     }
 
     pub(crate) fn copy_from(&mut self, src: &State) {
+        if self.pending.is_some() || src.pending.is_some() {
+            self.pending.clone_from(&src.pending);
+        }
+        self.copy_unpending(src);
+    }
+
+    /// [`State::copy_from`] but for the turn under way, which is left as
+    /// it was.
+    pub(crate) fn copy_unpending(&mut self, src: &State) {
         self.data.copy_from_slice(&src.data);
         self.bits.copy_from_slice(&src.bits);
         if !self.seqs.is_empty() {
             for (a, b) in self.seqs.iter_mut().zip(&src.seqs) {
                 a.copy_from(b);
             }
-        }
-        if self.pending.is_some() || src.pending.is_some() {
-            self.pending.clone_from(&src.pending);
         }
         self.current = src.current;
         self.ply = src.ply;

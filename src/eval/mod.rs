@@ -234,7 +234,13 @@ where
         // Play adds no pieces to zones: the count at the root bounds it
         // at every position below.
         let pieces = p.fixed_pieces.then(|| s.zone_pieces(p.t.counter_base));
-        let mut cx = PerftCx { stack: std::mem::take(stack), sample, pieces, scratch: Vec::new() };
+        let mut cx = PerftCx {
+            stack: std::mem::take(stack),
+            sample,
+            pieces,
+            scratch: Vec::new(),
+            chance: Chance::default(),
+        };
         let r = perft_w(p, s, depth, &mut cx, 0);
         *stack = cx.stack;
         r
@@ -264,6 +270,45 @@ struct PerftCx<const W: usize> {
     pieces: Option<u64>,
     /// Per depth, the run a lazy decision's options complete in.
     scratch: Vec<Option<search::Level<W>>>,
+    /// The buffers of chance nodes.
+    chance: Chance<W>,
+}
+
+/// What perft's chance nodes reuse from one node to the next, so that
+/// they allocate nothing once grown: the run that lists and resolves
+/// outcomes, its listing, and spare outcome lists and positions (taken
+/// and given back around each node, which may hold others below it).
+struct Chance<const W: usize> {
+    run: Option<search::Level<W>>,
+    opts: machine::Options<W>,
+    lists: Vec<Vec<(Choice, u32)>>,
+    states: Vec<State>,
+    weights: Vec<u32>,
+}
+
+impl<const W: usize> Default for Chance<W> {
+    fn default() -> Self {
+        Chance {
+            run: None,
+            opts: machine::Options::default(),
+            lists: Vec::new(),
+            states: Vec::new(),
+            weights: Vec::new(),
+        }
+    }
+}
+
+impl<const W: usize> Chance<W> {
+    /// A spare position holding a copy of `s`.
+    fn copy_of(&mut self, s: &State) -> State {
+        match self.states.pop() {
+            Some(mut t) if t.same_shape(s) => {
+                t.copy_from(s);
+                t
+            }
+            _ => s.clone(),
+        }
+    }
 }
 
 fn perft_w<const W: usize>(
@@ -282,21 +327,12 @@ fn perft_w<const W: usize>(
     if s.turn() == Turn::Chance {
         // A chance node is not a move: every outcome counts, at the same
         // depth (or one, drawn, when sampling).
-        let outcomes = search::chance_outcomes(p, s)?;
-        if let Some(rng) = &mut cx.sample {
-            let w: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
-            let Some(i) = crate::rng::pick_weighted(&w, w.len(), rng) else { return Ok(0) };
-            let mut t = s.clone();
-            search::resolve(p, &mut t, &outcomes[i].0)?;
-            return perft_w(p, &t, depth, cx, level);
-        }
-        let mut n = 0;
-        for (c, _) in outcomes {
-            let mut t = s.clone();
-            search::resolve(p, &mut t, &c)?;
-            n += perft_w(p, &t, depth, cx, level)?;
-        }
-        return Ok(n);
+        let ch = &mut cx.chance;
+        let mut outcomes = ch.lists.pop().unwrap_or_default();
+        search::chance_outcomes_in(p, s, &mut ch.run, &mut ch.opts, &mut outcomes)?;
+        let r = perft_outcomes(p, s, depth, cx, level, &outcomes);
+        cx.chance.lists.push(outcomes);
+        return r;
     }
     while cx.stack.len() <= level {
         cx.stack.push(search::Searcher::default());
@@ -319,6 +355,38 @@ fn perft_w<const W: usize>(
         return Ok(1);
     }
     perft_w(p, &st, depth - 1, cx, level + 1)
+}
+
+/// [`perft_w`] of chance node `s`: the sum over its `outcomes`, or one
+/// drawn when sampling.
+fn perft_outcomes<const W: usize>(
+    p: &Program<W>,
+    s: &State,
+    depth: u32,
+    cx: &mut PerftCx<W>,
+    level: usize,
+    outcomes: &[(Choice, u32)],
+) -> Result<u64, RunError> {
+    let mut one = None;
+    if let Some(rng) = &mut cx.sample {
+        let w = &mut cx.chance.weights;
+        w.clear();
+        w.extend(outcomes.iter().map(|o| o.1));
+        let Some(i) = crate::rng::pick_weighted(w, w.len(), rng) else { return Ok(0) };
+        one = Some(i);
+    }
+    let mut n = 0;
+    for (i, (c, _)) in outcomes.iter().enumerate() {
+        if one.is_some_and(|j| j != i) {
+            continue;
+        }
+        let mut t = cx.chance.copy_of(s);
+        let r = search::resolve_in(p, &mut t, c, &mut cx.chance.run)
+            .and_then(|()| perft_w(p, &t, depth, cx, level));
+        cx.chance.states.push(t);
+        n += r?;
+    }
+    Ok(n)
 }
 
 /// Counts perft nodes below each finished turn of a search.
@@ -365,8 +433,11 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         if self.depth == 1 {
             self.nodes += 1;
         } else {
-            let t = at.state(p, path);
-            self.nodes += perft_w(p, &t, self.depth - 1, self.cx, self.level + 1)?;
+            let mut t = self.cx.chance.states.pop().unwrap_or_else(|| at.start.clone());
+            at.state_into(p, path, &mut t);
+            let r = perft_w(p, &t, self.depth - 1, self.cx, self.level + 1);
+            self.cx.chance.states.push(t);
+            self.nodes += r?;
         }
         Ok(true)
     }
@@ -387,12 +458,20 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         }
         let site = machine::site_at(&p.turn, pc);
         let mut picks = path.to_vec();
+        let mut t = self.cx.chance.states.pop().unwrap_or_else(|| at.start.clone());
         for i in 0..opts.len() {
             picks.truncate(path.len());
             picks.push((site, opts.get(i)));
-            let t = at.state(p, &picks);
-            self.nodes += perft_w(p, &t, self.depth - 1, self.cx, self.level + 1)?;
+            at.state_into(p, &picks, &mut t);
+            match perft_w(p, &t, self.depth - 1, self.cx, self.level + 1) {
+                Ok(n) => self.nodes += n,
+                Err(e) => {
+                    self.cx.chance.states.push(t);
+                    return Err(e);
+                }
+            }
         }
+        self.cx.chance.states.push(t);
         Ok(true)
     }
 

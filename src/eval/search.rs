@@ -164,11 +164,34 @@ impl ChanceAt<'_> {
     /// The position after the move `path` that stops at a chance event:
     /// the turn's start with its events so far.
     pub fn state<const W: usize>(&self, p: &Program<W>, path: &[(u16, Pick<W>)]) -> State {
-        let mut events = self.prefix.to_vec();
-        events.extend(path.iter().map(|&(site, pick)| super::machine::choice_of(p, site, pick)));
         let mut out = self.start.clone();
-        out.pending = Some(Box::new(Pending { events, chance: true }));
+        self.state_into(p, path, &mut out);
         out
+    }
+
+    /// [`ChanceAt::state`] into `out` (a position of the same game),
+    /// reusing its buffers.
+    pub fn state_into<const W: usize>(
+        &self,
+        p: &Program<W>,
+        path: &[(u16, Pick<W>)],
+        out: &mut State,
+    ) {
+        if out.same_shape(self.start) {
+            out.copy_unpending(self.start);
+        } else {
+            out.clone_from(self.start);
+        }
+        let pd = out.pending.get_or_insert_with(|| {
+            Box::new(Pending {
+                events: Vec::with_capacity(self.prefix.len() + path.len()),
+                chance: true,
+            })
+        });
+        pd.chance = true;
+        pd.events.clear();
+        pd.events.extend_from_slice(self.prefix);
+        pd.events.extend(path.iter().map(|&(site, pick)| super::machine::choice_of(p, site, pick)));
     }
 }
 
@@ -1505,17 +1528,53 @@ pub fn replay_events<const W: usize>(
 /// chance event (before any decision), the position becomes that chance
 /// node, with the turn's effects so far applied.
 pub fn settle<const W: usize>(p: &Program<W>, st: &mut State) -> Result<(), RunError> {
+    settle_in(p, st, &mut None)
+}
+
+/// [`settle`], running in `scratch` (see [`scratch`]).
+pub fn settle_in<const W: usize>(
+    p: &Program<W>,
+    st: &mut State,
+    scratch: &mut Option<Level<W>>,
+) -> Result<(), RunError> {
     if !p.chance_first || st.outcome.is_some() || st.pending.is_some() {
         return Ok(());
     }
-    let mut t = st.clone();
-    let mut fr = p.new_frame();
-    if let Stop::Fork(at) = run(p, &p.turn, &mut t, &mut fr, 0)? {
+    let LevelData { st: t, fr } = &mut **fresh(p, scratch, st);
+    if let Stop::Fork(at) = run(p, &p.turn, t, fr, 0)? {
         if p.sites.get(site_at(&p.turn, at) as usize).is_some_and(|s| s.chance) {
             st.pending = Some(Box::new(Pending { events: Vec::new(), chance: true }));
         }
     }
     Ok(())
+}
+
+/// A position (a copy of `st`) and a frame to run a turn in, in `slot`:
+/// made on first use and kept by the caller from one run to the next
+/// (perft over chance nodes asks for their outcomes and resolves them at
+/// every node), so that a run makes no new frame or position.
+pub fn fresh<'a, const W: usize>(
+    p: &Program<W>,
+    slot: &'a mut Option<Level<W>>,
+    st: &State,
+) -> &'a mut Level<W> {
+    let lv = match slot {
+        Some(lv) => {
+            if lv.st.same_shape(st) {
+                lv.st.copy_unpending(st);
+            } else {
+                lv.st.clone_from(st);
+            }
+            let fr = &mut lv.fr;
+            fr.epoch += 1;
+            fr.steps = 0;
+            fr.err = None;
+            lv
+        }
+        None => slot.insert(Box::new(LevelData { st: st.clone(), fr: p.new_frame() })),
+    };
+    lv.st.pending = None;
+    lv
 }
 
 /// The outcomes of the chance event a chance node waits for, with weights
@@ -1524,21 +1583,32 @@ pub fn chance_outcomes<const W: usize>(
     p: &Program<W>,
     st: &State,
 ) -> Result<Vec<(Choice, u32)>, RunError> {
-    let Some(pd) = st.pending.as_deref().filter(|pd| pd.chance) else { return Ok(Vec::new()) };
-    let mut t = st.clone();
-    t.pending = None;
-    let mut fr = p.new_frame();
-    let pc = replay_events(p, &mut t, &mut fr, &pd.events)?;
-    let Stop::Fork(at) = run(p, &p.turn, &mut t, &mut fr, pc)? else { return Ok(Vec::new()) };
-    let mut opts = Options::default();
-    options(p, &p.turn, at, &mut t, &mut fr, &mut opts)?;
+    let mut out = Vec::new();
+    chance_outcomes_in(p, st, &mut None, &mut Options::default(), &mut out)?;
+    Ok(out)
+}
+
+/// [`chance_outcomes`] into `out` (cleared first), running in `scratch`
+/// (see [`fresh`]) and listing into `opts`.
+pub fn chance_outcomes_in<const W: usize>(
+    p: &Program<W>,
+    st: &State,
+    scratch: &mut Option<Level<W>>,
+    opts: &mut Options<W>,
+    out: &mut Vec<(Choice, u32)>,
+) -> Result<(), RunError> {
+    out.clear();
+    let Some(pd) = st.pending.as_deref().filter(|pd| pd.chance) else { return Ok(()) };
+    let LevelData { st: t, fr } = &mut **fresh(p, scratch, st);
+    let pc = replay_events(p, t, fr, &pd.events)?;
+    let Stop::Fork(at) = run(p, &p.turn, t, fr, pc)? else { return Ok(()) };
+    options(p, &p.turn, at, t, fr, opts)?;
     let site = site_at(&p.turn, at);
-    Ok((0..opts.len())
-        .map(|i| {
-            let w = opts.weights.get(i).copied().unwrap_or(1);
-            (super::machine::choice_of(p, site, opts.get(i)), w)
-        })
-        .collect())
+    out.extend((0..opts.len()).map(|i| {
+        let w = opts.weights.get(i).copied().unwrap_or(1);
+        (super::machine::choice_of(p, site, opts.get(i)), w)
+    }));
+    Ok(())
 }
 
 /// Resolves the chance event of chance node `st` with `outcome`: the turn
@@ -1549,21 +1619,30 @@ pub fn resolve<const W: usize>(
     st: &mut State,
     outcome: &Choice,
 ) -> Result<(), RunError> {
-    let Some(pd) = st.pending.take() else { return Ok(()) };
-    let mut events = pd.events;
-    events.push(*outcome);
-    let mut t = st.clone();
-    let mut fr = p.new_frame();
-    let pc = replay_events(p, &mut t, &mut fr, &events)?;
-    match run(p, &p.turn, &mut t, &mut fr, pc)? {
+    resolve_in(p, st, outcome, &mut None)
+}
+
+/// [`resolve`], running in `scratch` (see [`fresh`]).
+pub fn resolve_in<const W: usize>(
+    p: &Program<W>,
+    st: &mut State,
+    outcome: &Choice,
+    scratch: &mut Option<Level<W>>,
+) -> Result<(), RunError> {
+    let Some(mut pd) = st.pending.take() else { return Ok(()) };
+    pd.events.push(*outcome);
+    let lv = fresh(p, scratch, st);
+    let pc = replay_events(p, &mut lv.st, &mut lv.fr, &pd.events)?;
+    match run(p, &p.turn, &mut lv.st, &mut lv.fr, pc)? {
         Stop::Done => {
-            *st = t;
+            // The scratch position keeps the old one (not read again).
+            std::mem::swap(st, &mut lv.st);
             advance(st, p.t.players);
-            settle(p, st)
+            settle_in(p, st, scratch)
         }
         Stop::Fork(at) => {
-            let chance = p.sites.get(site_at(&p.turn, at) as usize).is_some_and(|s| s.chance);
-            st.pending = Some(Box::new(Pending { events, chance }));
+            pd.chance = p.sites.get(site_at(&p.turn, at) as usize).is_some_and(|s| s.chance);
+            st.pending = Some(pd);
             Ok(())
         }
         Stop::Fail(span) => Err(RunError {

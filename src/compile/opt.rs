@@ -91,7 +91,13 @@
 //!    first leaves open. Games: Bug (`bugs_touching(c) <= 1` for the
 //!    options, `not next_to_another_bug(x, a)` in `bonus`: callgrind, 100
 //!    playouts, 179.6M → 151.7M instructions), any rule about the groups
-//!    or regions a cell borders.
+//!    or regions a cell borders. `any` / `none b in D [where C]:
+//!    touches(b, x)` of the element itself, `C` not about the cell
+//!    ([`Pred::AcrossTouch`]), spreads the union of the elements that
+//!    pass `C` once instead of each element (the cells next to a union
+//!    are the union of the cells next to each; an element that fails `C`
+//!    is not read: Bug 100 playouts 88.5M → 88.0M, `perft 4 -j 1`
+//!    918.7M → 908.3M).
 //! 8. **Emptiness of a collected set** ([`Compiler::collect_nonempty`]).
 //!    `size(collect b in D where F: B) > 0` (or `>= 1`, `!= 0`, `== 0`,
 //!    `< 1`, `<= 0`, either way round), over a collection `D` of sets and
@@ -472,6 +478,22 @@ pub enum Pred<const W: usize> {
         /// How the per-cell count of elements meeting `inner` decides.
         test: Tally<W>,
     },
+    /// `any` / `none b in D [where C]: touches(b, x)` with `C` not about
+    /// the cell: the cells next to the union of the elements that pass
+    /// `C`, spread once (the same answer as [`Pred::Across`], since the
+    /// cells next to a union are the union of the cells next to each).
+    AcrossTouch {
+        /// The element's local.
+        var: Var,
+        /// The collection.
+        dom: super::D<W>,
+        /// `C`, if any.
+        cond: Option<B<W>>,
+        /// The element's set (`b` in `touches(b, x)`).
+        set: S<W>,
+        /// `any` (true) or `none` (false).
+        some: bool,
+    },
     /// `count y in neighbours(x) where P(y)` compared with a number that
     /// does not depend on the cell: `P`'s set is computed once, and each
     /// cell asked about is a popcount of its neighbours in that set.
@@ -605,6 +627,24 @@ impl<const W: usize> Pred<W> {
                         }
                         (out, compare(*op, i64::from(at_none), k))
                     }
+                }
+            }
+            Pred::AcrossTouch { var, dom, cond, set, some } => {
+                let within = within.and(cx.t.all);
+                let d = dom(cx);
+                let mut union = Set::EMPTY;
+                super::expr::each(cx, d, *var, |cx| {
+                    if cond.as_ref().is_none_or(|c| c(cx)) {
+                        union = union.or(set(cx));
+                    }
+                    true
+                });
+                // `touches(b, none)` is false: no element meets `none`.
+                let hit = super::expr::around(cx.t, union);
+                if *some {
+                    (hit, false)
+                } else {
+                    (within.minus(hit), true)
                 }
             }
             Pred::NbrCount { inner, op, k } => {
@@ -1269,7 +1309,35 @@ impl<const W: usize> Compiler<'_, W> {
             "set form: `{}` over a collection of sets, counted for every cell at once",
             quant_name(quant)
         ));
-        let p = Pred::Across { var, dom, inner: Box::new(inner), test };
+        // The body `touches(b, x)` of the element itself: its set is read,
+        // not computed (no steps, no error), so an element that fails the
+        // filter may go unread.
+        let plain = matches!(body.as_deref(), Some(Expr::Builtin(Builtin::Touches, args, _))
+            if args.iter().any(|a| matches!(a, Expr::Local(v, _) if v == slot)));
+        let p = match (inner, test) {
+            (inner, test) if !plain => Pred::Across { var, dom, inner: Box::new(inner), test },
+            (Pred::Touching(set), t @ (Tally::Some | Tally::No)) => {
+                let some = matches!(t, Tally::Some);
+                Pred::AcrossTouch { var, dom, cond: None, set, some }
+            }
+            (Pred::And(c, t), test @ (Tally::Some | Tally::No))
+                if matches!((&*c, &*t), (Pred::Cond(_), Pred::Touching(_))) =>
+            {
+                let some = matches!(test, Tally::Some);
+                match (*c, *t) {
+                    (Pred::Cond(c), Pred::Touching(set)) => {
+                        Pred::AcrossTouch { var, dom, cond: Some(c), set, some }
+                    }
+                    (c, t) => Pred::Across {
+                        var,
+                        dom,
+                        inner: Box::new(Pred::And(Box::new(c), Box::new(t))),
+                        test,
+                    },
+                }
+            }
+            (inner, test) => Pred::Across { var, dom, inner: Box::new(inner), test },
+        };
         Some(if pre.is_empty() { p } else { Pred::Let(pre, Box::new(p)) })
     }
 

@@ -1531,7 +1531,7 @@ pub fn settle<const W: usize>(p: &Program<W>, st: &mut State) -> Result<(), RunE
     settle_in(p, st, &mut None)
 }
 
-/// [`settle`], running in `scratch` (see [`scratch`]).
+/// [`settle`], running in `scratch` (see [`fresh`]).
 pub fn settle_in<const W: usize>(
     p: &Program<W>,
     st: &mut State,

@@ -81,6 +81,7 @@ fn cases() -> Vec<(String, Game)> {
                  }\n\
                  on no moves { pass }";
     out.push(("place".into(), crate::game_text(place).expect("place game")));
+    out.push(("touching".into(), crate::game_text(TOUCHING).expect("touching game")));
     out.push(("chain".into(), crate::game_text(&chain("can(a)", "can(a)")).expect("chain game")));
     // The same loop whose condition does not ask for options (pass 25
     // must not fire): a group of two with no empty cell next to it makes
@@ -404,6 +405,28 @@ pub const LARGEST: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
       score(me) = max x in pieces(next(me)): size(group(x))\n\
       if (max x in neighbours(c): size(group(x))) >= 3 { score(me) += 1 }\n\
       if (max x in pieces(me): size(group(x))) >= 5 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// `any` / `none` over groups of `touches(b, x)` (pass 7 as one spread of
+/// the union of the groups that pass the filter): with and without a
+/// filter, `any` and `none`, a filter about another group (`b != g`) and
+/// one about the group's size.
+pub const TOUCHING: &str = "players A, B\n\
+    board hexhex 3\n\
+    piece Stone\n\
+    def near_mine(x) = any b in groups(me): touches(b, x)\n\
+    def near_other(x, g) = any b in groups(me) where b != g: touches(b, x)\n\
+    def clear_of_big(x) = none b in groups(next(me)) where size(b) >= 2: touches(b, x)\n\
+    turn {\n\
+      choose c in cells where empty(c) and (size(pieces(me)) < 2 or near_mine(c) or clear_of_big(c))\n\
+      place Stone at c\n\
+      let g = group(c)\n\
+      if size(g) >= 2 {\n\
+        choose x in (collect y in neighbours(g) where empty(y) and not near_other(y, g)) as \"+{}\"\n\
+        place Stone at x\n\
+      }\n\
+      if size(pieces(me)) >= 9 { win me }\n\
     }\n\
     on no moves { pass }";
 

@@ -872,6 +872,7 @@ impl State {
 
     /// [`State::copy_from`] but for the turn under way, which is left as
     /// it was.
+    #[inline(always)]
     pub(crate) fn copy_unpending(&mut self, src: &State) {
         self.data.copy_from_slice(&src.data);
         self.bits.copy_from_slice(&src.bits);

@@ -1527,7 +1527,11 @@ pub fn replay_events<const W: usize>(
 /// Settles a position at the start of a turn: if the turn begins with a
 /// chance event (before any decision), the position becomes that chance
 /// node, with the turn's effects so far applied.
+#[inline]
 pub fn settle<const W: usize>(p: &Program<W>, st: &mut State) -> Result<(), RunError> {
+    if !p.chance_first {
+        return Ok(());
+    }
     settle_in(p, st, &mut None)
 }
 

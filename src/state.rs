@@ -838,7 +838,6 @@ impl State {
         }
     }
 
-    /// Copies `src` into `self`, reusing `self`'s buffers.
     /// Whether `o` has the same shape (the same game): [`State::copy_from`]
     /// works between the two.
     pub(crate) fn same_shape(&self, o: &State) -> bool {
@@ -863,6 +862,8 @@ impl State {
         counted + self.seqs.iter().map(|q| q.len() as u64).sum::<u64>()
     }
 
+    /// Copies `src` into `self`, reusing `self`'s buffers (`self` must have
+    /// the same shape, [`State::same_shape`]).
     pub(crate) fn copy_from(&mut self, src: &State) {
         if self.pending.is_some() || src.pending.is_some() {
             self.pending.clone_from(&src.pending);

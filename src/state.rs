@@ -345,12 +345,28 @@ pub enum Turn {
 /// as its history, so that any evaluator can resume it, and two positions
 /// are equal exactly when their turns began alike and went alike). What the
 /// board looks like at the stop is `interp::reference::view`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Pending {
     /// Every decision and chance outcome of the turn so far, in order.
     pub events: Vec<Choice>,
     /// Waiting for chance (rather than for the mover).
     pub chance: bool,
+}
+
+impl Clone for Pending {
+    /// A copy with room for the events a turn under way goes on to add
+    /// (each chance outcome or decision adds one): no reallocation at the
+    /// next.
+    fn clone(&self) -> Pending {
+        let mut events = Vec::with_capacity(self.events.len() + 4);
+        events.extend_from_slice(&self.events);
+        Pending { events, chance: self.chance }
+    }
+
+    fn clone_from(&mut self, o: &Pending) {
+        self.events.clone_from(&o.events);
+        self.chance = o.chance;
+    }
 }
 
 /// An ordered zone: its pieces first to last. After a `shuffle` the order

@@ -126,7 +126,12 @@ impl State {
     /// weight; the probability of an outcome is its weight over the sum.
     /// Empty elsewhere.
     pub fn chance_outcomes(&self, g: &Game) -> Result<Vec<(Move, u32)>, RunError> {
-        let out = with_program!(g, p => search::chance_outcomes(p, self))?;
+        // In this thread's scratch run for the program (no new frame).
+        let mut out = Vec::new();
+        with_program!(g, p => search::with_searcher(p, |sr| {
+            let (run, opts) = &mut sr.chance;
+            search::chance_outcomes_in(p, self, run, opts, &mut out)
+        }))?;
         Ok(out.into_iter().map(|(c, w)| (Move { choices: vec![c], stuck: false }, w)).collect())
     }
 
@@ -187,7 +192,9 @@ impl State {
                     span: g.turn_span,
                 });
             };
-            return with_program!(g, p => search::resolve(p, self, c));
+            return with_program!(g, p => search::with_searcher(p, |sr| {
+                search::resolve_in(p, self, c, &mut sr.chance.0)
+            }));
         }
         if mv.stuck {
             *self = self.stuck(g)?;

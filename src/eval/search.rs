@@ -210,6 +210,8 @@ pub struct Searcher<const W: usize> {
     /// The level whose frame holds the memo tables the levels share (see
     /// [`Searcher::memos_to`]).
     memo_at: usize,
+    /// A scratch run for chance nodes (see [`fresh`]), and its listing.
+    pub(crate) chance: (Option<Level<W>>, Options<W>),
 }
 
 impl<const W: usize> Default for Searcher<W> {
@@ -222,6 +224,7 @@ impl<const W: usize> Default for Searcher<W> {
             prefix: Vec::new(),
             start_pieces: None,
             memo_at: 0,
+            chance: (None, Options::default()),
         }
     }
 }

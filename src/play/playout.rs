@@ -144,6 +144,7 @@ fn playout_w<const W: usize>(
     let mut turn_ply = start.ply;
     let mut moved = false;
     let mut drawn = 0;
+    let mut chance_buf = (Vec::new(), Vec::new());
     let end = |s: State, plies, (branching, drawn), outcome| {
         Ok(Playout { plies, branching, drawn, outcome, moves: Vec::new(), last: s })
     };
@@ -154,12 +155,17 @@ fn playout_w<const W: usize>(
         }
         if s.turn() == crate::state::Turn::Chance {
             // Chance decides, with its probabilities; not a ply.
-            let outcomes = crate::eval::search::chance_outcomes(p, &s)?;
-            let weights: Vec<u32> = outcomes.iter().map(|o| o.1).collect();
-            let Some(i) = crate::rng::pick_weighted(&weights, outcomes.len(), rng) else {
+            // In the buffers' scratch run (no new frame per chance node).
+            let (run, opts) = &mut searcher.chance;
+            let outcomes = &mut chance_buf.0;
+            crate::eval::search::chance_outcomes_in(p, &s, run, opts, outcomes)?;
+            let weights = &mut chance_buf.1;
+            weights.clear();
+            weights.extend(outcomes.iter().map(|o| o.1));
+            let Some(i) = crate::rng::pick_weighted(weights, outcomes.len(), rng) else {
                 return end(s, plies, (branching, drawn), None);
             };
-            crate::eval::search::resolve(p, &mut s, &outcomes[i].0)?;
+            crate::eval::search::resolve_in(p, &mut s, &outcomes[i].0, run)?;
             if s.ply != turn_ply {
                 if !moved {
                     plies += 1;

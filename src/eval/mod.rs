@@ -129,7 +129,7 @@ impl State {
         // In this thread's scratch run for the program (no new frame).
         let mut out = Vec::new();
         with_program!(g, p => search::with_searcher(p, |sr| {
-            let (run, opts) = &mut sr.chance;
+            let (run, opts) = sr.chance_run();
             search::chance_outcomes_in(p, self, run, opts, &mut out)
         }))?;
         Ok(out.into_iter().map(|(c, w)| (Move { choices: vec![c], stuck: false }, w)).collect())
@@ -193,7 +193,7 @@ impl State {
                 });
             };
             return with_program!(g, p => search::with_searcher(p, |sr| {
-                search::resolve_in(p, self, c, &mut sr.chance.0)
+                search::resolve_in(p, self, c, &mut sr.chance_run().0)
             }));
         }
         if mv.stuck {

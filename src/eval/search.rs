@@ -208,10 +208,13 @@ pub struct Searcher<const W: usize> {
     /// without `add`).
     start_pieces: Option<u64>,
     /// The level whose frame holds the memo tables the levels share (see
-    /// [`Searcher::memos_to`]).
-    memo_at: usize,
-    /// A scratch run for chance nodes (see [`fresh`]), and its listing.
-    pub(crate) chance: (Option<Level<W>>, Options<W>),
+    /// [`Searcher::memos_to`]); a `u32` beside `budget`, so that the
+    /// searcher, which perft moves by value at every node, stays small.
+    memo_at: u32,
+    /// A scratch run for chance nodes (see [`fresh`]) and its listing,
+    /// made when first asked (a searcher is moved by value, and most
+    /// never meet a chance node).
+    chance: Option<Box<(Option<Level<W>>, Options<W>)>>,
 }
 
 impl<const W: usize> Default for Searcher<W> {
@@ -224,7 +227,7 @@ impl<const W: usize> Default for Searcher<W> {
             prefix: Vec::new(),
             start_pieces: None,
             memo_at: 0,
-            chance: (None, Options::default()),
+            chance: None,
         }
     }
 }
@@ -283,6 +286,11 @@ pub fn advance(st: &mut State, players: usize) {
 }
 
 impl<const W: usize> Searcher<W> {
+    /// The scratch run for chance nodes and its listing (see [`fresh`]).
+    pub fn chance_run(&mut self) -> &mut (Option<Level<W>>, Options<W>) {
+        self.chance.get_or_insert_with(|| Box::new((None, Options::default())))
+    }
+
     /// Moves the memo tables the levels share into level `b`'s frame (a
     /// trade with the tables it held). Called before a level runs, so
     /// that what one level learns serves the others. The tables hold
@@ -291,7 +299,7 @@ impl<const W: usize> Searcher<W> {
     /// is found changes.
     #[inline(always)]
     fn memos_to(&mut self, b: usize) {
-        if self.memo_at != b {
+        if self.memo_at as usize != b {
             self.move_memos(b);
         }
     }
@@ -299,10 +307,12 @@ impl<const W: usize> Searcher<W> {
     /// [`Searcher::memos_to`] when they are elsewhere.
     #[inline(never)]
     fn move_memos(&mut self, b: usize) {
-        if let [lo, .., hi] = &mut self.levels[self.memo_at.min(b)..=self.memo_at.max(b)] {
+        let at = self.memo_at as usize;
+        if let Some([lo, .., hi]) = self.levels.get_mut(at.min(b)..=at.max(b)) {
             std::mem::swap(&mut lo.fr.m, &mut hi.fr.m);
         }
-        self.memo_at = b;
+        // Levels are far fewer than 2^32 (a choice path as deep).
+        self.memo_at = u32::try_from(b).unwrap_or(0);
     }
 
     fn level(&mut self, i: usize, like: &Level<W>) {

@@ -156,7 +156,7 @@ fn playout_w<const W: usize>(
         if s.turn() == crate::state::Turn::Chance {
             // Chance decides, with its probabilities; not a ply.
             // In the buffers' scratch run (no new frame per chance node).
-            let (run, opts) = &mut searcher.chance;
+            let (run, opts) = searcher.chance_run();
             let outcomes = &mut chance_buf.0;
             crate::eval::search::chance_outcomes_in(p, &s, run, opts, outcomes)?;
             let weights = &mut chance_buf.1;

@@ -411,15 +411,21 @@ pub const LARGEST: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
 /// `any` / `none` over groups of `touches(b, x)` (pass 7 as one spread of
 /// the union of the groups that pass the filter): with and without a
 /// filter, `any` and `none`, a filter about another group (`b != g`) and
-/// one about the group's size.
+/// one about the group's size; and counts of the groups next to a cell
+/// compared with 1 and 2 (bit-sliced counts) and with 3 (a counter per
+/// cell).
 pub const TOUCHING: &str = "players A, B\n\
     board hexhex 3\n\
     piece Stone\n\
     def near_mine(x) = any b in groups(me): touches(b, x)\n\
     def near_other(x, g) = any b in groups(me) where b != g: touches(b, x)\n\
     def clear_of_big(x) = none b in groups(next(me)) where size(b) >= 2: touches(b, x)\n\
+    def one_of_mine(x) = (count b in groups(me) where touches(b, x)) == 1\n\
+    def crowded(x) = (count b in groups(next(me)) where touches(b, x)) >= 2\n\
+    def few(x) = (count b in groups(me) where touches(b, x)) < 3\n\
     turn {\n\
       choose c in cells where empty(c) and (size(pieces(me)) < 2 or near_mine(c) or clear_of_big(c))\n\
+        and (one_of_mine(c) or crowded(c) or not few(c) or size(pieces(me)) < 4)\n\
       place Stone at c\n\
       let g = group(c)\n\
       if size(g) >= 2 {\n\

@@ -234,6 +234,7 @@ impl<const W: usize> Default for Searcher<W> {
 
 impl<const W: usize> Frame<W> {
     /// Copies `o` into `self`, reusing `self`'s buffers.
+    #[inline]
     pub fn copy_from(&mut self, o: &Frame<W>) {
         // Frames of one program have the same sizes: plain copies.
         if self.w.len() == o.w.len() && self.s.len() == o.s.len() && self.d.len() == o.d.len() {

@@ -880,6 +880,7 @@ impl State {
 
     /// Copies `src` into `self`, reusing `self`'s buffers (`self` must have
     /// the same shape, [`State::same_shape`]).
+    #[inline]
     pub(crate) fn copy_from(&mut self, src: &State) {
         if self.pending.is_some() || src.pending.is_some() {
             self.pending.clone_from(&src.pending);

@@ -844,6 +844,7 @@ impl State {
 
     /// The turn is over: the next player (the one a rule named, else the
     /// next seat) moves; a game with repetitions records the position.
+    #[inline]
     pub(crate) fn advance(&mut self, players: usize) {
         self.current = self.next_player(players);
         self.next = NONE8;

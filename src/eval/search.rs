@@ -1381,7 +1381,11 @@ impl<const W: usize> Sink<W> for Successors<W> {
         _: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
         advance(st, self.players);
-        settle(p, st)?;
+        // Only a game whose turns may begin with chance settles (asked
+        // here, so that the common case makes no call).
+        if p.chance_first {
+            settle(p, st)?;
+        }
         // The search does not read a finished run's position again (the
         // next option is copied over it), so it is swapped out, not copied.
         match self.states.get_mut(self.n_states) {

@@ -564,7 +564,7 @@ fn random_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
 /// Writes option `pick` of the decision or chance event at `pc` into the
 /// frame (a revealed piece: into the position) and returns where the run
 /// resumes.
-#[inline]
+#[inline(always)]
 pub fn bind<const W: usize>(
     p: &Program<W>,
     block: &Block<W>,

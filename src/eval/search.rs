@@ -398,17 +398,33 @@ impl<const W: usize> Searcher<W> {
         if p.uses_memos {
             self.memos_to(b);
         }
-        let depth = self.path.len();
-        let block = &p.turn;
         let stop = {
             let lv = &mut self.levels[b];
-            run(p, block, &mut lv.st, &mut lv.fr, pc)?
+            run(p, &p.turn, &mut lv.st, &mut lv.fr, pc)?
         };
-        let at = match stop {
-            Stop::Done => return sink.done(p, &mut self.levels[b].st, &self.path),
-            Stop::Fail(_) => return Ok(true),
-            Stop::Fork(at) => at,
-        };
+        match stop {
+            Stop::Done => sink.done(p, &mut self.levels[b].st, &self.path),
+            Stop::Fail(_) => Ok(true),
+            Stop::Fork(at) => self.forked(p, start, b, at, sink, owned),
+        }
+    }
+
+    /// [`Searcher::explore`] once the run at level `b` stopped at the
+    /// decision at op `at`. An option's run is made here, in the loop over
+    /// the options, and only a run that stops at a decision again comes
+    /// back here: a run that finishes the turn (most of them, at the last
+    /// decision of a turn) costs no call of its own.
+    fn forked(
+        &mut self,
+        p: &Program<W>,
+        start: &State,
+        b: usize,
+        at: u32,
+        sink: &mut impl Sink<W>,
+        owned: bool,
+    ) -> Result<bool, RunError> {
+        let depth = self.path.len();
+        let block = &p.turn;
         let site = site_at(block, at);
         if matches!(block.ops.get(at as usize), Some(Op::Reveal { .. })) {
             // A face-down piece: the run stops here only when the end is
@@ -526,7 +542,19 @@ impl<const W: usize> Searcher<W> {
                 }
             };
             self.path.push((site, pick));
-            let go = self.explore(p, start, nb, resume, sink, shared.is_none());
+            if p.uses_memos {
+                self.memos_to(nb);
+            }
+            let stop = {
+                let lv = &mut self.levels[nb];
+                run(p, block, &mut lv.st, &mut lv.fr, resume)
+            };
+            let go = match stop {
+                Ok(Stop::Done) => sink.done(p, &mut self.levels[nb].st, &self.path),
+                Ok(Stop::Fail(_)) => Ok(true),
+                Ok(Stop::Fork(at)) => self.forked(p, start, nb, at, sink, shared.is_none()),
+                Err(e) => Err(e),
+            };
             if let Some((_, steps)) = shared {
                 self.levels[b].fr.steps = steps;
             }

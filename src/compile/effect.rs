@@ -743,8 +743,34 @@ pub fn seq<const W: usize>(mut body: Vec<StmtFn<W>>) -> StmtFn<W> {
     Box::new(move |cx| run_seq(cx, &body))
 }
 
-/// `if C { ... } else { ... }` without decisions.
-pub fn if_<const W: usize>(c: B<W>, then: Vec<StmtFn<W>>, other: Vec<StmtFn<W>>) -> StmtFn<W> {
+/// `if C { ... } else { ... }` without decisions. `sure`: the condition
+/// cannot fail (no error to look for after it).
+pub fn if_<const W: usize>(
+    c: B<W>,
+    mut then: Vec<StmtFn<W>>,
+    mut other: Vec<StmtFn<W>>,
+    sure: bool,
+) -> StmtFn<W> {
+    if sure {
+        // The common shapes without a loop over one statement or a look
+        // for an error no part of the condition can raise.
+        match (then.len(), other.len()) {
+            (1, 0) => {
+                if let Some(t) = then.pop() {
+                    return Box::new(move |cx| if c(cx) { t(cx) } else { Ctl::Next });
+                }
+            }
+            (1, 1) => {
+                if let (Some(t), Some(o)) = (then.pop(), other.pop()) {
+                    return Box::new(move |cx| if c(cx) { t(cx) } else { o(cx) });
+                }
+            }
+            (_, 0) => {
+                return Box::new(move |cx| if c(cx) { run_seq(cx, &then) } else { Ctl::Next });
+            }
+            _ => {}
+        }
+    }
     if other.is_empty() {
         // No `else`: nothing to run when the condition fails.
         return Box::new(move |cx| {

@@ -902,6 +902,45 @@ pub fn may_fail(e: &Expr) -> bool {
     }
 }
 
+/// Whether evaluating `e` can never raise a rule error of any kind (no
+/// arithmetic that may overflow or divide by zero, no quantifier or walk
+/// that counts steps, no read of a face-down piece): a short list of
+/// forms, everything else counted as able to fail.
+pub fn never_errs(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Local(..) | Expr::Me => true,
+        Expr::Unary(UnOp::Not, x) => never_errs(x),
+        Expr::Binary(
+            BinOp::And
+            | BinOp::Or
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge,
+            a,
+            b,
+            _,
+        ) => never_errs(a) && never_errs(b),
+        Expr::Builtin(
+            Builtin::Empty
+            | Builtin::Occupied
+            | Builtin::Off
+            | Builtin::Owner
+            | Builtin::KindOf
+            | Builtin::Step,
+            args,
+            _,
+        ) => args.iter().all(never_errs),
+        Expr::Prop(_, k, _) => never_errs(k),
+        Expr::Inline(binds, body, _) => {
+            binds.iter().all(|(_, x)| never_errs(x)) && never_errs(body)
+        }
+        _ => false,
+    }
+}
+
 /// Whether `e` reads the position (or `me`) anywhere.
 fn reads_state(e: &Expr) -> bool {
     reads_state_or(e, true)
@@ -3803,7 +3842,9 @@ impl<const W: usize> Compiler<'_, W> {
         let mut body = self.stmt_fns(lets);
         let then = self.stmt_fns(then);
         body.push(match rest {
-            Some(r) => super::effect::if_(r, then, Vec::new()),
+            Some(r) => {
+                super::effect::if_(r, then, Vec::new(), conj[1..].iter().all(|e| never_errs(e)))
+            }
             None => Box::new(move |cx| run_seq(cx, &then)),
         });
         Some(Box::new(move |cx| {

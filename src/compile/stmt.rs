@@ -228,7 +228,7 @@ impl<const W: usize> Compiler<'_, W> {
             StmtKind::If { cond, then, otherwise } => {
                 let c = self.bool_(cond);
                 let (a, b) = (self.stmt_fns(then), self.stmt_fns(otherwise));
-                effect::if_(c, a, b)
+                effect::if_(c, a, b, super::opt::never_errs(cond))
             }
             StmtKind::Block(binds, body) => {
                 let mut all: Vec<StmtFn<W>> = binds

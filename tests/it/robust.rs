@@ -606,6 +606,35 @@ fn a_play_before_a_draw_respects_the_step_limit() {
 }
 
 #[test]
+fn an_error_in_an_if_condition_is_never_lost() {
+    // An `if` whose condition cannot raise an error runs without looking
+    // for one; every other condition is looked at. Here the condition
+    // divides by zero on the first column and the branch taken then makes
+    // the run fail (`require false`): the error must stop the listing
+    // instead of the option being dropped as not a move, in each shape
+    // of `if` (one statement or more, with and without `else`) and
+    // against the reference interpreter.
+    let shapes = [
+        "if 6 / (file(c) - 1) > 99 { place Stone at c }",
+        "if 6 / (file(c) - 1) > 99 { place Stone at c } else { require false }",
+        "if 6 / (file(c) - 1) < 99 { require false\n place Stone at c }",
+        "if 6 / (file(c) - 1) > 99 { place Stone at c } else { require false\n place Stone at c }",
+    ];
+    for shape in shapes {
+        let text = format!(
+            "players A, B\nboard square 3 by 3\npiece Stone\n\
+             turn {{\n choose c in cells where empty(c)\n {shape}\n}}\n"
+        );
+        let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+        let s = crate::start(&g);
+        let e = s.legal_moves(&g).expect_err(shape);
+        assert!(e.message.contains("division by zero"), "{shape}: {}", e.message);
+        let r = tabula::interp::reference::legal_moves(&g, &s).expect_err(shape);
+        assert_eq!(r.message, e.message, "{shape}");
+    }
+}
+
+#[test]
 fn a_drawn_decision_hides_no_rule_error() {
     // A playout draws among a decision's options without running them all
     // (pass 15) only when the rest of the turn cannot raise a rule error:

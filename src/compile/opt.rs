@@ -3867,16 +3867,24 @@ impl<const W: usize> Compiler<'_, W> {
                     let Some(c) = from.origin(cx) else { break };
                     let mut dn = dirs;
                     if at_none || cx.t.stepped_from(c, d0).meets(set) {
-                        dn = (d0..dirs)
-                            .find(|&e| {
-                                let n = cx.t.step(c, e);
-                                if (n as usize) < cx.t.cells {
-                                    set.contains(n)
-                                } else {
-                                    at_none
-                                }
-                            })
-                            .unwrap_or(dirs);
+                        // The cell's row of the step table (none for `none`,
+                        // whose every step is `none`).
+                        let cells = cx.t.cells;
+                        let row = cx.t.step.get(c as usize * dirs..(c as usize + 1) * dirs);
+                        let lets_in = |n: crate::board::CellId| {
+                            if (n as usize) < cells {
+                                set.contains(n)
+                            } else {
+                                at_none
+                            }
+                        };
+                        dn = match row {
+                            Some(row) => {
+                                row.iter().skip(d0).position(|&n| lets_in(n)).map(|i| d0 + i)
+                            }
+                            None => at_none.then_some(d0),
+                        }
+                        .unwrap_or(dirs);
                     }
                     // Rounds `d0..dn` are passed over, round `dn` runs.
                     let rounds = dn.min(dirs - 1) + 1 - d0;

@@ -455,7 +455,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         _: &mut search::Level<W>,
         pc: u32,
         path: &[(u16, machine::Pick<W>)],
-        opts: &machine::Options<W>,
+        opts: &mut machine::Options<W>,
         at: &search::ChanceAt<'_>,
     ) -> Result<bool, RunError> {
         self.leaves += opts.len() as u64;
@@ -488,7 +488,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         fork: &mut search::Level<W>,
         pc: u32,
         _: &[(u16, machine::Pick<W>)],
-        opts: &machine::Options<W>,
+        opts: &mut machine::Options<W>,
     ) -> Result<bool, RunError> {
         self.leaves += opts.len() as u64;
         if self.depth == 1 {

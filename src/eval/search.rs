@@ -104,7 +104,7 @@ pub trait Sink<const W: usize> {
         fork: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
-        opts: &Options<W>,
+        opts: &mut Options<W>,
         _at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
         self.lazy(p, fork, pc, path, opts)
@@ -114,14 +114,15 @@ pub trait Sink<const W: usize> {
     /// chance event, but may fail (pass 15): option `i`, run, is a move or
     /// no move. A sink that draws one move at random may keep `fork` (the
     /// position and frame at the decision, which it may swap for another
-    /// level of the same program) and the options unrun and answer
-    /// `Some(go_on)`; by default (`None`) the search runs every option.
+    /// level of the same program) and the options unrun (swapping them
+    /// out too) and answer `Some(go_on)`; by default (`None`, the options
+    /// left as they were) the search runs every option.
     fn drawn(
         &mut self,
         _p: &Program<W>,
         _fork: &mut Level<W>,
         _pc: u32,
-        _opts: &Options<W>,
+        _opts: &mut Options<W>,
     ) -> Result<Option<bool>, RunError> {
         Ok(None)
     }
@@ -137,14 +138,16 @@ pub trait Sink<const W: usize> {
     /// A lazy decision: every option is a finished turn. `fork` is the
     /// position and frame at the decision (the sink may swap it for
     /// another level of the same program: the search does not read it
-    /// again), `pc` the decision. `false` stops the search.
+    /// again), `pc` the decision, `opts` its options (which the sink may
+    /// swap for another list too: the search lists afresh into whatever it
+    /// gets back). `false` stops the search.
     fn lazy(
         &mut self,
         p: &Program<W>,
         fork: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
-        opts: &Options<W>,
+        opts: &mut Options<W>,
     ) -> Result<bool, RunError>;
 }
 
@@ -465,7 +468,7 @@ impl<const W: usize> Searcher<W> {
         }
         self.budget -= n as u32;
         if lazy {
-            return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
+            return sink.lazy(p, &mut self.levels[b], at, &self.path, &mut self.opts[depth]);
         }
         if chance_tail {
             if let Some(go_on) = self.chance_tail(p, start, b, at, sink)? {
@@ -474,14 +477,14 @@ impl<const W: usize> Searcher<W> {
         }
         if sure && self.sure_tail_holds(p, start, b, site) {
             // Pass 22: the position allows every option to complete.
-            return sink.lazy(p, &mut self.levels[b], at, &self.path, &self.opts[depth]);
+            return sink.lazy(p, &mut self.levels[b], at, &self.path, &mut self.opts[depth]);
         }
         if let Some(steps) = drawn {
             // Pass 15: a sink that draws one move may take the options
             // unrun, when the rest of the turn stays within the step limit.
             let lv = &mut self.levels[b];
             if u64::from(lv.fr.steps) + u64::from(steps) <= u64::from(p.t.max_steps) {
-                if let Some(go_on) = sink.drawn(p, lv, at, &self.opts[depth])? {
+                if let Some(go_on) = sink.drawn(p, lv, at, &mut self.opts[depth])? {
                     return Ok(go_on);
                 }
             }
@@ -588,7 +591,7 @@ impl<const W: usize> Searcher<W> {
         if !lazy {
             return Ok(None);
         }
-        sink.lazy(p, &mut self.levels[b], pc, &self.path, &self.opts[depth]).map(Some)
+        sink.lazy(p, &mut self.levels[b], pc, &self.path, &mut self.opts[depth]).map(Some)
     }
 
     /// A chance-tail decision at op `pc` of level `b` (options listed):
@@ -624,7 +627,7 @@ impl<const W: usize> Searcher<W> {
             }
         }
         let chance_at = ChanceAt { start, prefix: &self.prefix };
-        let (lv, opts) = (&mut self.levels[b], &self.opts[self.path.len()]);
+        let (lv, opts) = (&mut self.levels[b], &mut self.opts[self.path.len()]);
         sink.lazy_chance(p, lv, pc, &self.path, opts, &chance_at).map(Some)
     }
 }
@@ -815,7 +818,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         _: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
-        opts: &Options<W>,
+        opts: &mut Options<W>,
     ) -> Result<bool, RunError> {
         let site = site_at(&p.turn, pc);
         for i in 0..opts.len() {
@@ -863,7 +866,7 @@ impl<const W: usize> Sink<W> for CountSink {
         _: &mut Level<W>,
         _: u32,
         _: &[(u16, Pick<W>)],
-        opts: &Options<W>,
+        opts: &mut Options<W>,
     ) -> Result<bool, RunError> {
         self.0 += opts.len() as u64;
         Ok(true)
@@ -906,7 +909,7 @@ impl<const W: usize> Sink<W> for AnySink {
         _: &mut Level<W>,
         _: u32,
         _: &[(u16, Pick<W>)],
-        opts: &Options<W>,
+        opts: &mut Options<W>,
     ) -> Result<bool, RunError> {
         self.0 |= !opts.is_empty();
         Ok(!self.0)
@@ -1319,7 +1322,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         _: &Program<W>,
         fork: &mut Level<W>,
         pc: u32,
-        opts: &Options<W>,
+        opts: &mut Options<W>,
     ) -> Result<Option<bool>, RunError> {
         if !self.draw {
             return Ok(None);
@@ -1333,12 +1336,14 @@ impl<const W: usize> Sink<W> for Successors<W> {
                 f.0.copy_from(fork);
             }
             f.1 = pc;
-            f.2.clone_from(opts);
+            // The search does not read the options again either: they
+            // are traded for this entry's old buffers.
+            std::mem::swap(&mut f.2, opts);
         } else {
-            self.drawn.push((fork.clone(), pc, opts.clone()));
+            self.drawn.push((fork.clone(), pc, std::mem::take(opts)));
         }
+        self.candidates += self.drawn[self.n_drawn].2.len();
         self.n_drawn += 1;
-        self.candidates += opts.len();
         Ok(Some(true))
     }
 
@@ -1348,14 +1353,15 @@ impl<const W: usize> Sink<W> for Successors<W> {
         fork: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
-        opts: &Options<W>,
+        opts: &mut Options<W>,
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
         self.keep_start(at);
         // The fork is swapped out of the search (which does not read it
         // again), as for a lazy decision.
+        let n = opts.len();
         if self.n_lazy_chances == self.lazy_chances.len() {
-            self.lazy_chances.push((fork.clone(), pc, opts.clone(), path.to_vec()));
+            self.lazy_chances.push((fork.clone(), pc, std::mem::take(opts), path.to_vec()));
         } else {
             let f = &mut self.lazy_chances[self.n_lazy_chances];
             if f.0.same_shape(fork) {
@@ -1364,13 +1370,14 @@ impl<const W: usize> Sink<W> for Successors<W> {
                 f.0.copy_from(fork);
             }
             f.1 = pc;
-            f.2.clone_from(opts);
+            // The options too: traded for this entry's old buffers.
+            std::mem::swap(&mut f.2, opts);
             f.3.clear();
             f.3.extend_from_slice(path);
         }
-        self.segments.push((Seg::LazyChance, self.n_lazy_chances, opts.len()));
+        self.segments.push((Seg::LazyChance, self.n_lazy_chances, n));
         self.n_lazy_chances += 1;
-        self.total += opts.len();
+        self.total += n;
         Ok(true)
     }
 
@@ -1436,7 +1443,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         fork: &mut Level<W>,
         pc: u32,
         _: &[(u16, Pick<W>)],
-        opts: &Options<W>,
+        opts: &mut Options<W>,
     ) -> Result<bool, RunError> {
         if self.n_forks < self.forks.len() {
             let f = &mut self.forks[self.n_forks];
@@ -1446,13 +1453,15 @@ impl<const W: usize> Sink<W> for Successors<W> {
                 f.0.copy_from(fork);
             }
             f.1 = pc;
-            f.2.clone_from(opts);
+            // The options too: traded for this entry's old buffers.
+            std::mem::swap(&mut f.2, opts);
         } else {
-            self.forks.push((fork.clone(), pc, opts.clone()));
+            self.forks.push((fork.clone(), pc, std::mem::take(opts)));
         }
-        self.segments.push((Seg::Lazy, self.n_forks, opts.len()));
+        let n = self.forks[self.n_forks].2.len();
+        self.segments.push((Seg::Lazy, self.n_forks, n));
         self.n_forks += 1;
-        self.total += opts.len();
+        self.total += n;
         Ok(true)
     }
 }

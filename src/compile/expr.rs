@@ -748,7 +748,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     body.as_deref(),
                     *span,
                 ) {
-                    return Box::new(move |cx| q(cx) != 0);
+                    return q.cond();
                 }
                 self.quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref(), *span)
             }
@@ -1114,7 +1114,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                         body.as_deref(),
                         *span,
                     ) {
-                        return q;
+                        return q.word();
                     }
                     self.quant_word(
                         *quant,

@@ -3246,7 +3246,7 @@ impl<const W: usize> Compiler<'_, W> {
         filter: Option<&Expr>,
         body: Option<&Expr>,
         span: crate::source::Span,
-    ) -> Option<I<W>> {
+    ) -> Option<Hoisted<W>> {
         if filter.is_some() || !matches!(q, Quant::Any | Quant::All | Quant::None | Quant::Count) {
             return None;
         }
@@ -3260,27 +3260,13 @@ impl<const W: usize> Compiler<'_, W> {
                     Quant::None => Q_NONE,
                     _ => Q_COUNT,
                 };
-                // One closure per pair of quantifiers, so that neither is
-                // looked at again per axis.
-                return Some(match (code(q), code(test.q)) {
-                    (Q_ANY, Q_ANY) => lines_quant::<W, Q_ANY, Q_ANY>(test, i),
-                    (Q_ANY, Q_ALL) => lines_quant::<W, Q_ANY, Q_ALL>(test, i),
-                    (Q_ANY, _) => lines_quant::<W, Q_ANY, Q_NONE>(test, i),
-                    (Q_ALL, Q_ANY) => lines_quant::<W, Q_ALL, Q_ANY>(test, i),
-                    (Q_ALL, Q_ALL) => lines_quant::<W, Q_ALL, Q_ALL>(test, i),
-                    (Q_ALL, _) => lines_quant::<W, Q_ALL, Q_NONE>(test, i),
-                    (Q_NONE, Q_ANY) => lines_quant::<W, Q_NONE, Q_ANY>(test, i),
-                    (Q_NONE, Q_ALL) => lines_quant::<W, Q_NONE, Q_ALL>(test, i),
-                    (Q_NONE, _) => lines_quant::<W, Q_NONE, Q_NONE>(test, i),
-                    (_, Q_ANY) => lines_quant::<W, Q_COUNT, Q_ANY>(test, i),
-                    (_, Q_ALL) => lines_quant::<W, Q_COUNT, Q_ALL>(test, i),
-                    (_, _) => lines_quant::<W, Q_COUNT, Q_NONE>(test, i),
-                });
+                let inner = code(test.q);
+                return Some(Hoisted::Lines(test, i, code(q), inner));
             }
         }
         let var = self.var(slot);
         let d = self.dom(domain);
-        Some(Box::new(move |cx| {
+        Some(Hoisted::Word(Box::new(move |cx| {
             let sets = test.sets(cx);
             let dv = d(cx);
             let mut n = 0i64;
@@ -3303,11 +3289,61 @@ impl<const W: usize> Compiler<'_, W> {
                 Quant::Any => i64::from(decided),
                 _ => i64::from(!decided),
             }
-        }))
+        })))
     }
 }
 
-/// Quantifiers as constants, for [`lines_quant`].
+/// A quantifier compiled by [`Compiler::hoisted_quant`]: a word (the
+/// count, or 0 / 1), or lines as shifts, made into a word or a condition
+/// as the caller wants it (a condition without a closure around a word).
+pub enum Hoisted<const W: usize> {
+    /// The word.
+    Word(I<W>),
+    /// Lines as shifts: the element test, the line set of the tables, the
+    /// outer and the inner quantifier (`Q_*`).
+    Lines(ElemTest<W>, usize, u8, u8),
+}
+
+/// [`lines_word`] or [`lines_cond`] for the quantifiers `$out`, `$inq` (`Q_*` values), so
+/// that neither is looked at again per axis: one closure per pair.
+macro_rules! by_quants {
+    ($out:expr, $inq:expr, $f:ident, $($arg:expr),*) => {
+        match ($out, $inq) {
+            (Q_ANY, Q_ANY) => $f::<W, Q_ANY, Q_ANY>($($arg),*),
+            (Q_ANY, Q_ALL) => $f::<W, Q_ANY, Q_ALL>($($arg),*),
+            (Q_ANY, _) => $f::<W, Q_ANY, Q_NONE>($($arg),*),
+            (Q_ALL, Q_ANY) => $f::<W, Q_ALL, Q_ANY>($($arg),*),
+            (Q_ALL, Q_ALL) => $f::<W, Q_ALL, Q_ALL>($($arg),*),
+            (Q_ALL, _) => $f::<W, Q_ALL, Q_NONE>($($arg),*),
+            (Q_NONE, Q_ANY) => $f::<W, Q_NONE, Q_ANY>($($arg),*),
+            (Q_NONE, Q_ALL) => $f::<W, Q_NONE, Q_ALL>($($arg),*),
+            (Q_NONE, _) => $f::<W, Q_NONE, Q_NONE>($($arg),*),
+            (_, Q_ANY) => $f::<W, Q_COUNT, Q_ANY>($($arg),*),
+            (_, Q_ALL) => $f::<W, Q_COUNT, Q_ALL>($($arg),*),
+            (_, _) => $f::<W, Q_COUNT, Q_NONE>($($arg),*),
+        }
+    };
+}
+
+impl<const W: usize> Hoisted<W> {
+    /// As a word.
+    pub fn word(self) -> I<W> {
+        match self {
+            Hoisted::Word(q) => q,
+            Hoisted::Lines(test, i, out, inq) => by_quants!(out, inq, lines_word, test, i),
+        }
+    }
+
+    /// As a condition (the word is not 0).
+    pub fn cond(self) -> B<W> {
+        match self {
+            Hoisted::Word(q) => Box::new(move |cx| q(cx) != 0),
+            Hoisted::Lines(test, i, out, inq) => by_quants!(out, inq, lines_cond, test, i),
+        }
+    }
+}
+
+/// Quantifiers as constants, for [`lines_word`].
 const Q_ANY: u8 = 0;
 const Q_ALL: u8 = 1;
 const Q_NONE: u8 = 2;
@@ -3316,47 +3352,61 @@ const Q_COUNT: u8 = 3;
 /// `OUT l in lines(k): IN c in l: P(c)` by shifts (line set `i` of the
 /// tables), the quantifiers fixed at compile time: per axis, the starts
 /// of the accepted lines, as [`ElemSets::line_starts`] computes them.
-fn lines_quant<const W: usize, const OUT: u8, const IN: u8>(test: ElemTest<W>, i: usize) -> I<W> {
-    Box::new(move |cx| {
-        let sets = test.sets(cx);
-        let s = sets.target(cx.t.all);
-        let Some(sh) = cx.t.shifts.get(i) else { return 0 };
-        let k = sh.k as i32;
-        let mut count = 0i64;
-        for &(d, starts) in &sh.axes {
-            let r = if IN == Q_ALL {
-                let mut r = starts.and(s);
-                let mut j = 1;
-                while j < k && !r.is_empty() {
-                    r = r.and(s.shift_down(j * d));
-                    j += 1;
-                }
-                r
-            } else {
-                let mut any = s;
-                for j in 1..k {
-                    any = any.or(s.shift_down(j * d));
-                }
-                if IN == Q_ANY {
-                    any.and(starts)
-                } else {
-                    starts.minus(any)
-                }
-            };
-            match OUT {
-                Q_ANY if !r.is_empty() => return 1,
-                Q_ALL if r != starts => return 0,
-                Q_NONE if !r.is_empty() => return 0,
-                Q_COUNT => count += r.len() as i64,
-                _ => {}
+fn lines_word<const W: usize, const OUT: u8, const IN: u8>(test: ElemTest<W>, i: usize) -> I<W> {
+    Box::new(move |cx| lines_eval::<W, OUT, IN>(&test, i, cx))
+}
+
+/// [`lines_word`] as a condition.
+fn lines_cond<const W: usize, const OUT: u8, const IN: u8>(test: ElemTest<W>, i: usize) -> B<W> {
+    Box::new(move |cx| lines_eval::<W, OUT, IN>(&test, i, cx) != 0)
+}
+
+/// The answer of [`lines_word`]'s quantifiers (`count`: a number; the
+/// others 0 or 1).
+#[inline(always)]
+fn lines_eval<const W: usize, const OUT: u8, const IN: u8>(
+    test: &ElemTest<W>,
+    i: usize,
+    cx: &mut Cx<'_, W>,
+) -> i64 {
+    let sets = test.sets(cx);
+    let s = sets.target(cx.t.all);
+    let Some(sh) = cx.t.shifts.get(i) else { return 0 };
+    let k = sh.k as i32;
+    let mut count = 0i64;
+    for &(d, starts) in &sh.axes {
+        let r = if IN == Q_ALL {
+            let mut r = starts.and(s);
+            let mut j = 1;
+            while j < k && !r.is_empty() {
+                r = r.and(s.shift_down(j * d));
+                j += 1;
             }
-        }
+            r
+        } else {
+            let mut any = s;
+            for j in 1..k {
+                any = any.or(s.shift_down(j * d));
+            }
+            if IN == Q_ANY {
+                any.and(starts)
+            } else {
+                starts.minus(any)
+            }
+        };
         match OUT {
-            Q_ANY => 0,
-            Q_ALL | Q_NONE => 1,
-            _ => count,
+            Q_ANY if !r.is_empty() => return 1,
+            Q_ALL if r != starts => return 0,
+            Q_NONE if !r.is_empty() => return 0,
+            Q_COUNT => count += r.len() as i64,
+            _ => {}
         }
-    })
+    }
+    match OUT {
+        Q_ANY => 0,
+        Q_ALL | Q_NONE => 1,
+        _ => count,
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -532,8 +532,13 @@ impl<'a> Checker<'a> {
                     ));
                     return ERR;
                 }
+                let probe = self.probe;
                 let Some(board) = self.board.as_mut() else { return ERR };
-                board.add_lines(k as u32);
+                // A probe of parameter values only looks for problems:
+                // the lines themselves are not made (no rule asks them).
+                if !probe {
+                    board.add_lines(k as u32);
+                }
                 let (a, b) = board.lines_of(k as u32);
                 return (Expr::Lines(a, b), Lines);
             }

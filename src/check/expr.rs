@@ -534,8 +534,9 @@ impl<'a> Checker<'a> {
                 }
                 let probe = self.probe;
                 let Some(board) = self.board.as_mut() else { return ERR };
-                // A probe of parameter values only looks for problems:
-                // the lines themselves are not made (no rule asks them).
+                // A probe of parameter values only looks for problems and
+                // no check reads the lines (the compiled rules do, but a
+                // probe compiles nothing): they are not made.
                 if !probe {
                     board.add_lines(k as u32);
                 }

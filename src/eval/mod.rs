@@ -405,27 +405,38 @@ struct PerftSink<'a, const W: usize> {
     leaves: u64,
 }
 
+impl<const W: usize> PerftSink<'_, W> {
+    /// The nodes below finished turn `st`, after the turn passes.
+    #[inline(never)]
+    fn below(&mut self, p: &Program<W>, st: &mut State) -> Result<bool, RunError> {
+        search::advance(st, p.t.players);
+        search::settle(p, st)?;
+        self.nodes += perft_w(p, st, self.depth - 1, self.cx, self.level + 1)?;
+        Ok(true)
+    }
+}
+
 impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
     /// At the last ply the moves are only counted.
     fn reads_only(&self) -> bool {
         self.depth == 1
     }
 
+    /// At the last ply a count in the search's loop; above it, the count
+    /// below the position, out of line.
+    #[inline(always)]
     fn done(
         &mut self,
         p: &Program<W>,
-        st: &mut State,
+        st: &mut Box<State>,
         _: &[(u16, machine::Pick<W>)],
     ) -> Result<bool, RunError> {
         self.leaves += 1;
         if self.depth == 1 {
             self.nodes += 1;
-        } else {
-            search::advance(st, p.t.players);
-            search::settle(p, st)?;
-            self.nodes += perft_w(p, st, self.depth - 1, self.cx, self.level + 1)?;
+            return Ok(true);
         }
-        Ok(true)
+        self.below(p, st)
     }
 
     fn chance(
@@ -455,7 +466,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         _: &mut search::Level<W>,
         pc: u32,
         path: &[(u16, machine::Pick<W>)],
-        opts: &mut machine::Options<W>,
+        opts: &mut Box<machine::Options<W>>,
         at: &search::ChanceAt<'_>,
     ) -> Result<bool, RunError> {
         self.leaves += opts.len() as u64;
@@ -488,7 +499,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         fork: &mut search::Level<W>,
         pc: u32,
         _: &[(u16, machine::Pick<W>)],
-        opts: &mut machine::Options<W>,
+        opts: &mut Box<machine::Options<W>>,
     ) -> Result<bool, RunError> {
         self.leaves += opts.len() as u64;
         if self.depth == 1 {

@@ -31,8 +31,9 @@ pub type Level<const W: usize> = Box<LevelData<W>>;
 
 /// A position and a frame: one level of the search's copies.
 pub struct LevelData<const W: usize> {
-    /// The position.
-    pub st: State,
+    /// The position, boxed: a sink that keeps a finished run's position
+    /// swaps two pointers, not two positions.
+    pub st: Box<State>,
     /// The frame.
     pub fr: Frame<W>,
 }
@@ -69,7 +70,7 @@ pub trait Sink<const W: usize> {
     fn done(
         &mut self,
         p: &Program<W>,
-        st: &mut State,
+        st: &mut Box<State>,
         path: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError>;
 
@@ -104,7 +105,7 @@ pub trait Sink<const W: usize> {
         fork: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
-        opts: &mut Options<W>,
+        opts: &mut Box<Options<W>>,
         _at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
         self.lazy(p, fork, pc, path, opts)
@@ -122,7 +123,7 @@ pub trait Sink<const W: usize> {
         _p: &Program<W>,
         _fork: &mut Level<W>,
         _pc: u32,
-        _opts: &mut Options<W>,
+        _opts: &mut Box<Options<W>>,
     ) -> Result<Option<bool>, RunError> {
         Ok(None)
     }
@@ -147,7 +148,7 @@ pub trait Sink<const W: usize> {
         fork: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
-        opts: &mut Options<W>,
+        opts: &mut Box<Options<W>>,
     ) -> Result<bool, RunError>;
 }
 
@@ -201,7 +202,9 @@ impl ChanceAt<'_> {
 /// The reusable memory of move generation.
 pub struct Searcher<const W: usize> {
     levels: Vec<Level<W>>,
-    opts: Vec<Options<W>>,
+    /// The options of the decision at each depth, boxed: a sink that
+    /// keeps a lazy decision's options trades two pointers.
+    opts: Vec<Box<Options<W>>>,
     path: Vec<(u16, Pick<W>)>,
     budget: u32,
     /// The turn's events so far, for moves that stop at chance.
@@ -351,7 +354,7 @@ impl<const W: usize> Searcher<W> {
     ) -> Result<(), RunError> {
         let prefix = st.pending.as_deref().map_or(&[][..], |pd| &pd.events[..]);
         if self.levels.is_empty() {
-            self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
+            self.levels.push(Box::new(LevelData { st: Box::new(st.clone()), fr: p.new_frame() }));
         } else {
             self.levels[0].st.copy_from(st);
         }
@@ -436,7 +439,7 @@ impl<const W: usize> Searcher<W> {
             return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
         }
         while self.opts.len() <= depth {
-            self.opts.push(Options::default());
+            self.opts.push(Box::default());
         }
         {
             let lv = &mut self.levels[b];
@@ -805,7 +808,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
     fn done(
         &mut self,
         p: &Program<W>,
-        _: &mut State,
+        _: &mut Box<State>,
         path: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
         self.out.push(path_move(p, path));
@@ -818,7 +821,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         _: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
-        opts: &mut Options<W>,
+        opts: &mut Box<Options<W>>,
     ) -> Result<bool, RunError> {
         let site = site_at(&p.turn, pc);
         for i in 0..opts.len() {
@@ -853,7 +856,7 @@ impl<const W: usize> Sink<W> for CountSink {
     fn done(
         &mut self,
         _: &Program<W>,
-        _: &mut State,
+        _: &mut Box<State>,
         _: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
         self.0 += 1;
@@ -866,7 +869,7 @@ impl<const W: usize> Sink<W> for CountSink {
         _: &mut Level<W>,
         _: u32,
         _: &[(u16, Pick<W>)],
-        opts: &mut Options<W>,
+        opts: &mut Box<Options<W>>,
     ) -> Result<bool, RunError> {
         self.0 += opts.len() as u64;
         Ok(true)
@@ -896,7 +899,7 @@ impl<const W: usize> Sink<W> for AnySink {
     fn done(
         &mut self,
         _: &Program<W>,
-        _: &mut State,
+        _: &mut Box<State>,
         _: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
         self.0 = true;
@@ -909,7 +912,7 @@ impl<const W: usize> Sink<W> for AnySink {
         _: &mut Level<W>,
         _: u32,
         _: &[(u16, Pick<W>)],
-        opts: &mut Options<W>,
+        opts: &mut Box<Options<W>>,
     ) -> Result<bool, RunError> {
         self.0 |= !opts.is_empty();
         Ok(!self.0)
@@ -922,15 +925,15 @@ type ChanceStop<const W: usize> = (Level<W>, u32, Vec<(u16, Pick<W>)>);
 
 /// A decision whose options stop at chance, kept unrun: the fork, the
 /// decision, its options and the picks before it.
-type LazyChance<const W: usize> = (Level<W>, u32, Options<W>, Vec<(u16, Pick<W>)>);
+type LazyChance<const W: usize> = (Level<W>, u32, Box<Options<W>>, Vec<(u16, Pick<W>)>);
 
 /// Every move of a position with its resulting position, kept for
 /// choosing one (playouts, engines): finished turns are stored as
 /// positions, lazy decisions as their fork and options.
 #[derive(Default)]
 pub struct Successors<const W: usize> {
-    states: Vec<State>,
-    forks: Vec<(Level<W>, u32, Options<W>)>,
+    states: Vec<Box<State>>,
+    forks: Vec<(Level<W>, u32, Box<Options<W>>)>,
     /// Moves that stop at a chance event: the run at the stop (swapped
     /// out of the search, not copied), the chance event and the picks of
     /// the search so far (made into events only for a move that needs
@@ -965,7 +968,7 @@ pub struct Successors<const W: usize> {
     draw: bool,
     /// Decisions of pass 15 kept unrun: the position and frame at the
     /// decision, the decision and its options, each a move or none.
-    drawn: Vec<(Level<W>, u32, Options<W>)>,
+    drawn: Vec<(Level<W>, u32, Box<Options<W>>)>,
     n_drawn: usize,
     /// The options of the drawn decisions, all together.
     pub candidates: usize,
@@ -1051,7 +1054,7 @@ impl<const W: usize> Successors<W> {
                 advance(&mut lv.st, self.players);
                 settle(p, &mut lv.st)?;
                 if lv.st.same_shape(out) {
-                    std::mem::swap(&mut lv.st, out);
+                    std::mem::swap(&mut *lv.st, out);
                 } else {
                     out.clone_from(&lv.st);
                 }
@@ -1196,7 +1199,7 @@ impl<const W: usize> Successors<W> {
                 Stop::Done => {
                     // The run is spent: its position is moved out, not copied.
                     if lv.st.same_shape(out) {
-                        std::mem::swap(&mut lv.st, out);
+                        std::mem::swap(&mut *lv.st, out);
                     } else {
                         out.copy_from(&lv.st);
                     }
@@ -1238,9 +1241,9 @@ impl<const W: usize> Successors<W> {
             if seg == Seg::Done {
                 let s = &mut self.states[idx + at];
                 if s.same_shape(out) {
-                    std::mem::swap(s, out);
+                    std::mem::swap(&mut **s, out);
                 } else {
-                    out.clone_from(s);
+                    out.clone_from(&**s);
                 }
                 return Ok(());
             }
@@ -1274,7 +1277,7 @@ impl<const W: usize> Successors<W> {
             advance(&mut fork.st, self.players);
             settle(p, &mut fork.st)?;
             if fork.st.same_shape(out) {
-                std::mem::swap(&mut fork.st, out);
+                std::mem::swap(&mut *fork.st, out);
             } else {
                 out.clone_from(&fork.st);
             }
@@ -1322,7 +1325,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         _: &Program<W>,
         fork: &mut Level<W>,
         pc: u32,
-        opts: &mut Options<W>,
+        opts: &mut Box<Options<W>>,
     ) -> Result<Option<bool>, RunError> {
         if !self.draw {
             return Ok(None);
@@ -1353,7 +1356,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         fork: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
-        opts: &mut Options<W>,
+        opts: &mut Box<Options<W>>,
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
         self.keep_start(at);
@@ -1412,7 +1415,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
     fn done(
         &mut self,
         p: &Program<W>,
-        st: &mut State,
+        st: &mut Box<State>,
         _: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
         advance(st, self.players);
@@ -1425,7 +1428,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         // next option is copied over it), so it is swapped out, not copied.
         match self.states.get_mut(self.n_states) {
             Some(s) if s.same_shape(st) => std::mem::swap(s, st),
-            Some(s) => s.clone_from(st),
+            Some(s) => s.as_mut().clone_from(st),
             None => self.states.push(st.clone()),
         }
         match self.segments.last_mut() {
@@ -1443,7 +1446,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         fork: &mut Level<W>,
         pc: u32,
         _: &[(u16, Pick<W>)],
-        opts: &mut Options<W>,
+        opts: &mut Box<Options<W>>,
     ) -> Result<bool, RunError> {
         if self.n_forks < self.forks.len() {
             let f = &mut self.forks[self.n_forks];
@@ -1622,7 +1625,7 @@ pub fn fresh<'a, const W: usize>(
             if lv.st.same_shape(st) {
                 lv.st.copy_unpending(st);
             } else {
-                lv.st.clone_from(st);
+                lv.st.as_mut().clone_from(st);
             }
             let fr = &mut lv.fr;
             fr.epoch += 1;
@@ -1630,7 +1633,7 @@ pub fn fresh<'a, const W: usize>(
             fr.err = None;
             lv
         }
-        None => slot.insert(Box::new(LevelData { st: st.clone(), fr: p.new_frame() })),
+        None => slot.insert(Box::new(LevelData { st: Box::new(st.clone()), fr: p.new_frame() })),
     };
     lv.st.pending = None;
     lv

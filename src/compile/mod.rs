@@ -780,6 +780,11 @@ pub struct SiteInfo {
     /// Set by the sure-tail pass (pass 22): [`Program::sure_tails`] holds
     /// the conditions under which its options are the moves.
     pub sure: bool,
+    /// Every option's run meets, at once, a `choose` whose options may be
+    /// handed over unrun (a lazy, chance or sure tail; neither chance nor
+    /// drawn): a sink that keeps levels may take the options as one group
+    /// sharing this decision's level (see `eval::search::Sink::groups`).
+    pub groups: bool,
 }
 
 /// A decision whose tail completes, whatever the option, when the
@@ -1054,8 +1059,29 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             drawn: tails.drawn.get(&(i as u16)).copied(),
             nbr: c.nbr_sites.contains(&(i as u16)),
             sure: sure_tails[i].is_some(),
+            groups: false,
         })
         .collect::<Vec<_>>();
+    let mut sites = sites;
+    for (pc, op) in turn.ops.iter().enumerate() {
+        // Where each option's run goes on.
+        let (site, mut resumes) = match op {
+            stmt::Op::Choose(ch) => (ch.site, vec![pc as u32 + 1]),
+            stmt::Op::Either { site, arms, .. } => (*site, arms.clone()),
+            _ => continue,
+        };
+        resumes.dedup();
+        let kept = |pc: u32| match turn.ops.get(pc as usize) {
+            Some(stmt::Op::Choose(ch)) => sites.get(ch.site as usize).is_some_and(|s| {
+                (s.lazy || s.chance_tail || s.sure) && !s.chance && s.drawn.is_none()
+            }),
+            _ => false,
+        };
+        let groups = !resumes.is_empty() && resumes.iter().all(|&r| kept(r));
+        if let Some(s) = sites.get_mut(site as usize) {
+            s.groups = groups && !s.chance;
+        }
+    }
     let chance_tails = (0..g.sites.len())
         .map(|i| {
             tails.chance.get(&(i as u16)).map(|t| ChanceTail {

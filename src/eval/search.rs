@@ -136,6 +136,55 @@ pub trait Sink<const W: usize> {
         false
     }
 
+    /// Whether the sink keeps the levels it is handed but can take the
+    /// options of a decision whose runs meet a lazy decision at once as a
+    /// group sharing one level (a playout's successor list): the search
+    /// then explores each such option in the decision's own level (lent:
+    /// the sink gets the lazy decisions met there through
+    /// [`Sink::lazy_lent`] and [`Sink::lazy_chance_lent`], which must not
+    /// keep it), and hands the level over afterwards through
+    /// [`Sink::group_end`]. The level's position is the same for every
+    /// option of the group, as their runs change nothing before the lazy
+    /// decision; an option is played by binding its pick again.
+    fn groups(&self) -> bool {
+        false
+    }
+
+    /// A lazy decision (as [`Sink::lazy`]) met in a lent level, whose
+    /// position is the lending decision's: the last pick of `path` is the
+    /// lending decision's option. The level comes later, through
+    /// [`Sink::group_end`]. Only asked of a sink that [`Sink::groups`].
+    fn lazy_lent(
+        &mut self,
+        _p: &Program<W>,
+        _pc: u32,
+        _path: &[(u16, Pick<W>)],
+        _opts: &mut Box<Options<W>>,
+    ) -> Result<bool, RunError> {
+        Err(internal("a lent level was handed to a sink that does not group"))
+    }
+
+    /// A decision whose options all stop at chance (as
+    /// [`Sink::lazy_chance`]) met in a lent level, as [`Sink::lazy_lent`].
+    fn lazy_chance_lent(
+        &mut self,
+        _p: &Program<W>,
+        _pc: u32,
+        _path: &[(u16, Pick<W>)],
+        _opts: &mut Box<Options<W>>,
+        _at: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        Err(internal("a lent level was handed to a sink that does not group"))
+    }
+
+    /// The level of decision `pc` that was lent to all its options, for
+    /// the lazy decisions handed over lent since the last call: the sink
+    /// may keep it (swap it out), as the search does not read it again.
+    /// Only asked of a sink that [`Sink::groups`].
+    fn group_end(&mut self, _p: &Program<W>, _lv: &mut Level<W>, _pc: u32) -> Result<(), RunError> {
+        Ok(())
+    }
+
     /// A lazy decision: every option is a finished turn. `fork` is the
     /// position and frame at the decision (the sink may swap it for
     /// another level of the same program: the search does not read it
@@ -281,6 +330,12 @@ fn copy_short<T: Copy>(a: &mut [T], b: &[T]) {
         }
         (a, b) => a.copy_from_slice(b),
     }
+}
+
+/// An error that a correct search never raises.
+#[cold]
+fn internal(what: &str) -> RunError {
+    RunError { message: format!("internal error: {what}"), span: Default::default() }
 }
 
 /// The turn finished: the next player (the next seat, or the one a rule
@@ -451,10 +506,14 @@ impl<const W: usize> Searcher<W> {
         }
         // A lazy decision whose options the listing asks `require`s of
         // (passes 17 and 19) hands them over after they are asked, below.
-        let (chance, lazy, chance_tail, sure, drawn) =
-            p.sites.get(site as usize).map_or((false, false, false, false, None), |s| {
-                (s.chance, s.lazy && !s.nbr, s.chance_tail, s.sure, s.drawn)
+        let (chance, lazy, chance_tail, sure, drawn, groups) =
+            p.sites.get(site as usize).map_or((false, false, false, false, None, false), |s| {
+                (s.chance, s.lazy && !s.nbr, s.chance_tail, s.sure, s.drawn, s.groups)
             });
+        // This level was lent to this decision by the one before it, for a
+        // sink that keeps levels ([`Sink::groups`]): it may not be kept.
+        // Such a decision is neither chance nor drawn (`SiteInfo::groups`).
+        let lent = !owned && sink.groups();
         if chance {
             // The move ends here: chance decides what comes next.
             let chance_at = ChanceAt { start, prefix: &self.prefix };
@@ -471,18 +530,18 @@ impl<const W: usize> Searcher<W> {
         }
         self.budget -= n as u32;
         if lazy {
-            return sink.lazy(p, &mut self.levels[b], at, &self.path, &mut self.opts[depth]);
+            return self.hand_lazy(p, b, at, sink, lent);
         }
         if chance_tail {
-            if let Some(go_on) = self.chance_tail(p, start, b, at, sink)? {
+            if let Some(go_on) = self.chance_tail(p, start, b, at, sink, lent)? {
                 return Ok(go_on);
             }
         }
         if sure && self.sure_tail_holds(p, start, b, site) {
             // Pass 22: the position allows every option to complete.
-            return sink.lazy(p, &mut self.levels[b], at, &self.path, &mut self.opts[depth]);
+            return self.hand_lazy(p, b, at, sink, lent);
         }
-        if let Some(steps) = drawn {
+        if let Some(steps) = drawn.filter(|_| !lent) {
             // Pass 15: a sink that draws one move may take the options
             // unrun, when the rest of the turn stays within the step limit.
             let lv = &mut self.levels[b];
@@ -493,20 +552,23 @@ impl<const W: usize> Searcher<W> {
             }
         }
         if let Some(s) = p.sites.get(site as usize).filter(|s| s.nbr) {
-            if let Some(go_on) = self.pruned(p, b, at, s.lazy, sink)? {
+            if let Some(go_on) = self.pruned(p, b, at, s.lazy, sink, lent)? {
                 return Ok(go_on);
             }
         }
         let n = self.opts[depth].len();
         // Options whose runs meet a decision at once may borrow this level
         // (binding one changes only the frame; not a reveal's), for a sink
-        // that only reads.
+        // that only reads; or, for a sink that takes such options as a
+        // group, when every option does so (then no option needs a copy)
+        // and the level is this decision's own (one level deep).
         let lend = sink.reads_only()
             && match block.ops.get(at as usize) {
                 Some(Op::Choose(_)) => lends(p, at + 1),
                 Some(Op::Either { arms, .. }) => arms.iter().any(|&a| lends(p, a)),
                 _ => false,
             };
+        let group = groups && owned && !sink.reads_only() && sink.groups();
         // Options that are the cells of a set, or placements, are taken in
         // order.
         let mut cells = self.opts[depth].cells;
@@ -520,15 +582,19 @@ impl<const W: usize> Searcher<W> {
                 },
             };
             let mut shared = None;
-            let (nb, resume) = if i + 1 == n && owned {
+            let lends_here =
+                group || (lend && lends(p, super::machine::resume_of(block, at, pick)));
+            // For a grouping sink the last option too is explored lent, so
+            // that the level goes to the group whole.
+            let (nb, resume) = if i + 1 == n && owned && !group {
                 let lv = &mut self.levels[b];
                 (b, bind(p, block, at, &mut lv.st, &mut lv.fr, pick))
             } else {
                 // An option whose run meets the next decision at once,
-                // for a sink that only reads: explored in this level (its
-                // listing changes nothing the later options read; its
-                // steps are put back), not in a copy.
-                if lend && lends(p, super::machine::resume_of(block, at, pick)) {
+                // for a sink that only reads or groups: explored in this
+                // level (its listing changes nothing the later options
+                // read; its steps are put back), not in a copy.
+                if lends_here {
                     let lv = &mut self.levels[b];
                     let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
                     shared = Some((resume, lv.fr.steps));
@@ -570,7 +636,31 @@ impl<const W: usize> Searcher<W> {
                 return Ok(false);
             }
         }
+        if group {
+            // The level is this decision's own, not read again: the
+            // group's.
+            sink.group_end(p, &mut self.levels[b], at)?;
+        }
         Ok(true)
+    }
+
+    /// Hands the options of lazy decision `pc` at level `b` to the sink,
+    /// with the level, or without it when it is lent (see [`Sink::groups`]).
+    #[inline(always)]
+    fn hand_lazy(
+        &mut self,
+        p: &Program<W>,
+        b: usize,
+        pc: u32,
+        sink: &mut impl Sink<W>,
+        lent: bool,
+    ) -> Result<bool, RunError> {
+        let depth = self.path.len();
+        if lent {
+            sink.lazy_lent(p, pc, &self.path, &mut self.opts[depth])
+        } else {
+            sink.lazy(p, &mut self.levels[b], pc, &self.path, &mut self.opts[depth])
+        }
     }
 }
 
@@ -587,6 +677,7 @@ impl<const W: usize> Searcher<W> {
         pc: u32,
         lazy: bool,
         sink: &mut impl Sink<W>,
+        lent: bool,
     ) -> Result<Option<bool>, RunError> {
         let depth = self.path.len();
         let lv = &mut self.levels[b];
@@ -594,7 +685,7 @@ impl<const W: usize> Searcher<W> {
         if !lazy {
             return Ok(None);
         }
-        sink.lazy(p, &mut self.levels[b], pc, &self.path, &mut self.opts[depth]).map(Some)
+        self.hand_lazy(p, b, pc, sink, lent).map(Some)
     }
 
     /// A chance-tail decision at op `pc` of level `b` (options listed):
@@ -609,6 +700,7 @@ impl<const W: usize> Searcher<W> {
         b: usize,
         pc: u32,
         sink: &mut impl Sink<W>,
+        lent: bool,
     ) -> Result<Option<bool>, RunError> {
         let site = site_at(&p.turn, pc);
         let Some(ct) = p.chance_tails.get(site as usize).and_then(Option::as_ref) else {
@@ -631,6 +723,9 @@ impl<const W: usize> Searcher<W> {
         }
         let chance_at = ChanceAt { start, prefix: &self.prefix };
         let (lv, opts) = (&mut self.levels[b], &mut self.opts[self.path.len()]);
+        if lent {
+            return sink.lazy_chance_lent(p, pc, &self.path, opts, &chance_at).map(Some);
+        }
         sink.lazy_chance(p, lv, pc, &self.path, opts, &chance_at).map(Some)
     }
 }
@@ -932,7 +1027,24 @@ type LazyChance<const W: usize> = (Level<W>, u32, Box<Options<W>>, Vec<(u16, Pic
 /// positions, lazy decisions as their fork and options.
 #[derive(Default)]
 pub struct Successors<const W: usize> {
+    /// Boxed on purpose: a finished run's position is swapped in by its
+    /// pointer (see [`Sink::done`]).
+    #[allow(clippy::vec_box)]
     states: Vec<Box<State>>,
+    /// Lazy decisions met in a lent level (see [`Sink::groups`]), each
+    /// with the level it shares with the others of its group (an index
+    /// into `shared`, given by [`Sink::group_end`]).
+    grouped: Vec<Grouped<W>>,
+    n_grouped: usize,
+    /// The first entry of `grouped` still waiting for its level.
+    waiting: usize,
+    /// The levels of the groups: the position and frame at the decision
+    /// that lent them.
+    shared: Vec<Level<W>>,
+    n_shared: usize,
+    /// Whether the turn's events before the search were kept (see
+    /// [`Successors::keep_start`]).
+    kept_start: bool,
     forks: Vec<(Level<W>, u32, Box<Options<W>>)>,
     /// Moves that stop at a chance event: the run at the stop (swapped
     /// out of the search, not copied), the chance event and the picks of
@@ -989,6 +1101,24 @@ fn events<const W: usize>(
     events
 }
 
+/// A lazy decision met in a lent level: its options are moves played in
+/// the group's level by binding the lending decision's option again, then
+/// one of this decision's.
+struct Grouped<const W: usize> {
+    /// The group's level, in `Successors::shared`.
+    shared: usize,
+    /// The lending decision (set by `group_end`) and its option.
+    outer: (u32, Pick<W>),
+    /// The decision.
+    pc: u32,
+    opts: Box<Options<W>>,
+    /// Whether every option stops at chance (a chance tail).
+    chance: bool,
+    /// The picks of the search up to the decision (kept for a chance
+    /// tail's events).
+    picks: Vec<(u16, Pick<W>)>,
+}
+
 /// What a run of moves in [`Successors`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Seg {
@@ -1000,6 +1130,8 @@ enum Seg {
     Chance,
     /// The options of a decision that all stop at a chance event.
     LazyChance,
+    /// A lazy decision's options, in a group's level (either kind).
+    Grouped,
 }
 
 impl<const W: usize> Successors<W> {
@@ -1010,6 +1142,10 @@ impl<const W: usize> Successors<W> {
         self.n_forks = 0;
         self.n_chances = 0;
         self.n_lazy_chances = 0;
+        self.n_grouped = 0;
+        self.waiting = 0;
+        self.n_shared = 0;
+        self.kept_start = false;
         self.total = 0;
         self.n_drawn = 0;
         self.candidates = 0;
@@ -1117,9 +1253,13 @@ impl<const W: usize> Successors<W> {
     /// Whether move `i` stops at a chance event.
     pub fn is_chance(&self, i: usize) -> bool {
         let mut at = i;
-        for &(seg, _, n) in &self.segments {
+        for &(seg, j, n) in &self.segments {
             if at < n {
-                return matches!(seg, Seg::Chance | Seg::LazyChance);
+                return match seg {
+                    Seg::Chance | Seg::LazyChance => true,
+                    Seg::Grouped => self.grouped[j].chance,
+                    Seg::Done | Seg::Lazy => false,
+                };
             }
             at -= n;
         }
@@ -1146,41 +1286,40 @@ impl<const W: usize> Successors<W> {
         let mut found = None;
         for &(seg, j, n) in &self.segments {
             if at < n {
-                found = matches!(seg, Seg::Chance | Seg::LazyChance).then_some((seg, j));
+                found = match seg {
+                    Seg::Chance | Seg::LazyChance => Some((seg, j)),
+                    Seg::Grouped if self.grouped[j].chance => Some((seg, j)),
+                    _ => None,
+                };
                 break;
             }
             at -= n;
         }
         let Some((seg, idx)) = found else { return self.result(p, i, out) };
-        let (lv, pc, picks) = if seg == Seg::Chance {
-            // The run at the stop, kept by the sink: chance decides from there.
-            let (lv, pc, picks) = &mut self.chances[idx];
-            (lv, *pc, picks)
-        } else {
-            // An option of a decision whose options stop at chance: run
-            // it to its stop now (the decision's copy is spent).
-            let (lv, fork, opts, picks) = &mut self.lazy_chances[idx];
-            let pick = opts.get(at);
-            picks.push((site_at(&p.turn, *fork), pick));
-            let resume = bind(p, &p.turn, *fork, &mut lv.st, &mut lv.fr, pick);
-            match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
-                Stop::Fork(next)
-                    if matches!(p.turn.ops.get(next as usize), Some(Op::Reveal { .. })) =>
-                {
-                    (lv, next, picks)
-                }
-                Stop::Fail(span) => {
-                    return Err(RunError {
-                        message: "internal error: an option that stops at chance failed".into(),
-                        span,
-                    })
-                }
-                _ => {
-                    return Err(RunError {
-                        message: "internal error: an option that stops at chance did not".into(),
-                        span: Default::default(),
-                    })
-                }
+        let (lv, pc, picks) = match seg {
+            Seg::Chance => {
+                // The run at the stop, kept by the sink: chance decides from there.
+                let (lv, pc, picks) = &mut self.chances[idx];
+                (lv, *pc, picks)
+            }
+            Seg::Grouped => {
+                // An option of a decision met in a group's level: the
+                // lending decision's option bound again, then as below.
+                let g = &mut self.grouped[idx];
+                let lv = self
+                    .shared
+                    .get_mut(g.shared)
+                    .ok_or_else(|| internal("a group without a level"))?;
+                rebind(p, lv, g)?;
+                let pc = to_chance(p, lv, g.pc, g.opts.get(at), &mut g.picks)?;
+                (lv, pc, &mut g.picks)
+            }
+            _ => {
+                // An option of a decision whose options stop at chance: run
+                // it to its stop now (the decision's copy is spent).
+                let (lv, fork, opts, picks) = &mut self.lazy_chances[idx];
+                let pc = to_chance(p, lv, *fork, opts.get(at), picks)?;
+                (lv, pc, picks)
             }
         };
         let mut pc = pc;
@@ -1257,33 +1396,141 @@ impl<const W: usize> Successors<W> {
                 let events = events(p, &self.prefix, &self.chances[idx].2);
                 return under_way(self.searched, out, events, true);
             }
+            if seg == Seg::Grouped {
+                let g = &self.grouped[idx];
+                if g.chance {
+                    let mut events = events(p, &self.prefix, &g.picks);
+                    events.push(super::machine::choice_of(
+                        p,
+                        site_at(&p.turn, g.pc),
+                        g.opts.get(at),
+                    ));
+                    return under_way(self.searched, out, events, true);
+                }
+                let lv = self
+                    .shared
+                    .get_mut(g.shared)
+                    .ok_or_else(|| internal("a group without a level"))?;
+                rebind(p, lv, g)?;
+                return finish_into(p, lv, g.pc, g.opts.get(at), self.players, out);
+            }
             let (fork, pc, opts) = &mut self.forks[idx];
-            let resume = bind(p, &p.turn, *pc, &mut fork.st, &mut fork.fr, opts.get(at));
-            match run(p, &p.turn, &mut fork.st, &mut fork.fr, resume)? {
-                Stop::Done => {}
-                Stop::Fail(span) => {
-                    return Err(RunError {
-                        message: "internal error: an option of a lazy decision failed".into(),
-                        span,
-                    })
-                }
-                Stop::Fork(_) => {
-                    return Err(RunError {
-                        message: "internal error: a lazy decision was followed by another".into(),
-                        span: Default::default(),
-                    })
-                }
-            }
-            advance(&mut fork.st, self.players);
-            settle(p, &mut fork.st)?;
-            if fork.st.same_shape(out) {
-                std::mem::swap(&mut *fork.st, out);
-            } else {
-                out.clone_from(&fork.st);
-            }
-            return Ok(());
+            return finish_into(p, fork, *pc, opts.get(at), self.players, out);
         }
         Ok(())
+    }
+}
+
+/// Runs option `pick` of lazy decision `pc` in `lv` to the end of the
+/// turn, and moves the position after it (the turn passed) into `out`.
+#[inline]
+fn finish_into<const W: usize>(
+    p: &Program<W>,
+    lv: &mut Level<W>,
+    pc: u32,
+    pick: Pick<W>,
+    players: usize,
+    out: &mut State,
+) -> Result<(), RunError> {
+    let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
+    match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
+        Stop::Done => {}
+        Stop::Fail(span) => {
+            return Err(RunError {
+                message: "internal error: an option of a lazy decision failed".into(),
+                span,
+            })
+        }
+        Stop::Fork(_) => return Err(internal("a lazy decision was followed by another")),
+    }
+    advance(&mut lv.st, players);
+    settle(p, &mut lv.st)?;
+    if lv.st.same_shape(out) {
+        std::mem::swap(&mut *lv.st, out);
+    } else {
+        out.clone_from(&lv.st);
+    }
+    Ok(())
+}
+
+impl<const W: usize> Successors<W> {
+    /// Keeps lazy decision `pc`, met in a lent level, as a member of the
+    /// group waiting for its level; `chance`: its options stop at chance.
+    fn group_member(
+        &mut self,
+        pc: u32,
+        path: &[(u16, Pick<W>)],
+        opts: &mut Box<Options<W>>,
+        chance: bool,
+    ) {
+        if self.n_grouped == self.grouped.len() {
+            self.grouped.push(Grouped {
+                shared: usize::MAX,
+                outer: (0, Pick::W(0)),
+                pc: 0,
+                opts: Box::default(),
+                chance: false,
+                picks: Vec::new(),
+            });
+        }
+        let g = &mut self.grouped[self.n_grouped];
+        g.shared = usize::MAX;
+        g.pc = pc;
+        g.chance = chance;
+        // The lending decision's option: the last pick before this decision.
+        g.outer.1 = path.last().map_or(Pick::W(0), |&(_, pick)| pick);
+        // The search does not read the options again: traded for this
+        // entry's old buffers.
+        std::mem::swap(&mut g.opts, opts);
+        g.picks.clear();
+        if chance {
+            g.picks.extend_from_slice(path);
+        }
+        let n = g.opts.len();
+        self.segments.push((Seg::Grouped, self.n_grouped, n));
+        self.n_grouped += 1;
+        self.total += n;
+    }
+}
+
+/// Binds the option of the decision that lent grouped decision `g`'s level
+/// again (the level holds the last option of that decision explored).
+#[inline]
+fn rebind<const W: usize>(
+    p: &Program<W>,
+    lv: &mut Level<W>,
+    g: &Grouped<W>,
+) -> Result<(), RunError> {
+    let (outer, pick) = g.outer;
+    // The run from there meets the decision at once (`lends_kept`).
+    if bind(p, &p.turn, outer, &mut lv.st, &mut lv.fr, pick) != g.pc {
+        return Err(internal("a grouped decision is not where its group's option leads"));
+    }
+    Ok(())
+}
+
+/// Runs option `pick` of decision `fork`, all of whose options stop at
+/// chance, in `lv` to its chance event (returned), the pick added to
+/// `picks`.
+#[inline]
+fn to_chance<const W: usize>(
+    p: &Program<W>,
+    lv: &mut Level<W>,
+    fork: u32,
+    pick: Pick<W>,
+    picks: &mut Vec<(u16, Pick<W>)>,
+) -> Result<u32, RunError> {
+    picks.push((site_at(&p.turn, fork), pick));
+    let resume = bind(p, &p.turn, fork, &mut lv.st, &mut lv.fr, pick);
+    match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
+        Stop::Fork(next) if matches!(p.turn.ops.get(next as usize), Some(Op::Reveal { .. })) => {
+            Ok(next)
+        }
+        Stop::Fail(span) => Err(RunError {
+            message: "internal error: an option that stops at chance failed".into(),
+            span,
+        }),
+        _ => Err(internal("an option that stops at chance did not")),
     }
 }
 
@@ -1292,9 +1539,10 @@ impl<const W: usize> Successors<W> {
     /// once per search (the same for every move of the search that stops
     /// at chance).
     fn keep_start(&mut self, at: &ChanceAt<'_>) {
-        if self.n_chances + self.n_lazy_chances > 0 {
+        if self.kept_start {
             return;
         }
+        self.kept_start = true;
         self.prefix.clear();
         self.prefix.extend_from_slice(at.prefix);
         self.searched = (at.start.ply, at.start.current);
@@ -1320,6 +1568,53 @@ fn under_way(
 }
 
 impl<const W: usize> Sink<W> for Successors<W> {
+    fn groups(&self) -> bool {
+        true
+    }
+
+    fn lazy_lent(
+        &mut self,
+        _: &Program<W>,
+        pc: u32,
+        path: &[(u16, Pick<W>)],
+        opts: &mut Box<Options<W>>,
+    ) -> Result<bool, RunError> {
+        self.group_member(pc, path, opts, false);
+        Ok(true)
+    }
+
+    fn lazy_chance_lent(
+        &mut self,
+        _: &Program<W>,
+        pc: u32,
+        path: &[(u16, Pick<W>)],
+        opts: &mut Box<Options<W>>,
+        at: &ChanceAt<'_>,
+    ) -> Result<bool, RunError> {
+        self.keep_start(at);
+        self.group_member(pc, path, opts, true);
+        Ok(true)
+    }
+
+    fn group_end(&mut self, _: &Program<W>, lv: &mut Level<W>, pc: u32) -> Result<(), RunError> {
+        if self.waiting == self.n_grouped {
+            return Ok(());
+        }
+        let k = self.n_shared;
+        match self.shared.get_mut(k) {
+            Some(s) if s.same_shape(lv) => std::mem::swap(s, lv),
+            Some(s) => **s = (**lv).clone(),
+            None => self.shared.push(lv.clone()),
+        }
+        self.n_shared += 1;
+        for g in &mut self.grouped[self.waiting..self.n_grouped] {
+            g.shared = k;
+            g.outer.0 = pc;
+        }
+        self.waiting = self.n_grouped;
+        Ok(())
+    }
+
     fn drawn(
         &mut self,
         _: &Program<W>,

@@ -3,7 +3,7 @@
 //! and inlined actions whose bodies hold no decision. A statement closure
 //! returns a [`Ctl`]; a rule error is left in the frame.
 
-use super::expr::{code_at, each, zone_count, zone_total};
+use super::expr::{code_at, each, zone_count, zone_total, Leaf};
 use super::{word, Cx, Dom, Set, Var, B, D, I, S};
 use crate::board::{CellId, NO_CELL};
 use crate::ir::{NONE16, NONE8};
@@ -731,6 +731,39 @@ pub fn run_seq<const W: usize>(cx: &mut Cx<'_, W>, body: &[StmtFn<W>]) -> Ctl {
         }
     }
     Ctl::Next
+}
+
+/// `f` after the leaf `let`s `lets` (word slot, leaf) are computed, in
+/// one closure (pass 26, see `Compiler::push_fused`).
+pub fn after_lets<const W: usize>(lets: Vec<(usize, Leaf)>, f: StmtFn<W>) -> StmtFn<W> {
+    match lets[..] {
+        [] => f,
+        [(i, l)] => Box::new(move |cx| {
+            cx.fr.w[i] = l.eval(cx);
+            f(cx)
+        }),
+        [(i, l), (j, m)] => Box::new(move |cx| {
+            cx.fr.w[i] = l.eval(cx);
+            cx.fr.w[j] = m.eval(cx);
+            f(cx)
+        }),
+        _ => Box::new(move |cx| {
+            for &(i, l) in &lets {
+                cx.fr.w[i] = l.eval(cx);
+            }
+            f(cx)
+        }),
+    }
+}
+
+/// Leaf `let`s with no statement after them, each its own closure.
+pub fn flush_lets<const W: usize>(lets: &mut Vec<(usize, Leaf)>, out: &mut Vec<StmtFn<W>>) {
+    for (i, l) in lets.drain(..) {
+        out.push(Box::new(move |cx| {
+            cx.fr.w[i] = l.eval(cx);
+            Ctl::Next
+        }));
+    }
 }
 
 /// A sequence of statements as one.

@@ -3889,6 +3889,8 @@ impl<const W: usize> Compiler<'_, W> {
         let pred = self.pred(g, &mut vec![cell])?.into_fn();
         self.notes.push("guarded rounds: a `for` whose rounds test a set form first".into());
         let coll = self.dom(domain);
+        // `for d in dirs`: the collection is known without a call.
+        let over_dirs = matches!(domain, Expr::Const(Value::Dirs));
         let var = Var::W(x);
         let x = x as usize;
         // The body: the `let`s, then the `if` without its first conjunct,
@@ -3909,8 +3911,14 @@ impl<const W: usize> Compiler<'_, W> {
         };
         // The leaf `let`s computed in the test's closure (pass 26).
         let body = self.stmt_fns_then(lets, Some(test));
+        // One statement (the `let`s computed in the test's closure, pass
+        // 26): called without the statement loop.
+        let round = move |cx: &mut Cx<'_, W>, body: &[super::effect::StmtFn<W>]| match body {
+            [one] => one(cx),
+            _ => run_seq(cx, body),
+        };
         Some(Box::new(move |cx| {
-            let d: Dom<W> = coll(cx);
+            let d: Dom<W> = if over_dirs { Dom::Dirs } else { coll(cx) };
             if cx.fr.err.is_some() {
                 return Ctl::Error;
             }
@@ -3942,11 +3950,15 @@ impl<const W: usize> Compiler<'_, W> {
                         };
                         dn = match row {
                             Some(row) => {
-                                row.iter().skip(d0).position(|&n| lets_in(n)).map(|i| d0 + i)
+                                let mut k = d0;
+                                while k < dirs && !lets_in(row[k]) {
+                                    k += 1;
+                                }
+                                k
                             }
-                            None => at_none.then_some(d0),
-                        }
-                        .unwrap_or(dirs);
+                            None if at_none => d0,
+                            None => dirs,
+                        };
                     }
                     // Rounds `d0..dn` are passed over, round `dn` runs.
                     let rounds = dn.min(dirs - 1) + 1 - d0;
@@ -3960,7 +3972,7 @@ impl<const W: usize> Compiler<'_, W> {
                         break;
                     }
                     cx.fr.w[x] = dn as i64;
-                    match run_seq(cx, &body) {
+                    match round(cx, &body) {
                         Ctl::Next => {
                             // The round may have changed what the guard reads.
                             (set, at_none) = pred(cx, cx.t.all);

@@ -855,6 +855,36 @@ fn stacked_decks_agree_with_the_reference() {
     }
 }
 
+/// Playouts from a referee's deal take the reference's course to the end
+/// of the game: the mover's `either` of two `choose`s, each a sure tail
+/// there (pass 22), is taken by the playout's move list as one group
+/// sharing the `either`'s level (`Sink::groups`), the move played by
+/// binding its arm again in that level.
+#[test]
+fn playouts_from_stacked_decks_take_the_reference_course() {
+    for players in [2, 3] {
+        let g = crate::game_with("bug_off.game", &[("players", players)]);
+        for seed in 0..3 {
+            let mut s0 = State::initial_seeded(&g, seed).expect("setup");
+            s0.stack(&g, &mut Rng::new(seed)).expect("stacked");
+            let p = tabula::playout_listed(&g, &s0, &mut Rng::new(seed), 400).expect("playout");
+            let (mut s, mut rng, mut plies) = (s0.clone(), Rng::new(seed), 0);
+            loop {
+                let moves = reference::legal_moves(&g, &s).expect("moves");
+                if moves.is_empty() || plies >= 400 {
+                    break;
+                }
+                s = reference::play(&g, &s, &moves[rng.below(moves.len())]).expect("play");
+                plies += 1;
+            }
+            let ctx = format!("{players} players, seed {seed}");
+            assert!(plies > 10, "{ctx}: {plies} plies");
+            assert_eq!(p.plies, plies, "{ctx}: length");
+            assert_eq!(p.last, s, "{ctx}: final position");
+        }
+    }
+}
+
 #[test]
 fn a_collection_over_groups_is_remembered_only_when_it_reads_no_position() {
     // Pass 23 fires on Bug's `prey(a)` (the crosscheck above keeps Bug's

@@ -1502,7 +1502,7 @@ fn rebind<const W: usize>(
     g: &Grouped<W>,
 ) -> Result<(), RunError> {
     let (outer, pick) = g.outer;
-    // The run from there meets the decision at once (`lends_kept`).
+    // The run from there meets the decision at once (`SiteInfo::groups`).
     if bind(p, &p.turn, outer, &mut lv.st, &mut lv.fr, pick) != g.pc {
         return Err(internal("a grouped decision is not where its group's option leads"));
     }

@@ -1384,6 +1384,10 @@ impl<const W: usize> Successors<W> {
                 } else {
                     out.clone_from(&**s);
                 }
+                if !p.chance_first {
+                    // The turn passes (see `done`).
+                    advance(out, self.players);
+                }
                 return Ok(());
             }
             if seg == Seg::LazyChance {
@@ -1713,10 +1717,12 @@ impl<const W: usize> Sink<W> for Successors<W> {
         st: &mut Box<State>,
         _: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
-        advance(st, self.players);
-        // Only a game whose turns may begin with chance settles (asked
-        // here, so that the common case makes no call).
+        // A game whose turns may begin with chance passes the turn and
+        // settles here (settling may raise the next turn's error, as
+        // before a move is offered); in the others only the position
+        // played passes the turn, in `result`.
         if p.chance_first {
+            advance(st, self.players);
             settle(p, st)?;
         }
         // The search does not read a finished run's position again (the

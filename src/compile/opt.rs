@@ -3384,6 +3384,22 @@ fn lines_eval<const W: usize, const OUT: u8, const IN: u8>(
     let s = sets.target(cx.t.all);
     let Some(sh) = cx.t.shifts.get(i) else { return 0 };
     let k = sh.k as i32;
+    if W == 1 && IN == Q_ALL && OUT == Q_ANY {
+        // One word, some line all in `s`: the shifts on the word itself.
+        let w = s.0[0];
+        for &(d, starts) in &sh.axes {
+            let mut r = starts.0[0] & w;
+            let mut j = 1;
+            while j < k && r != 0 {
+                r &= s.shift_down(j * d).0[0];
+                j += 1;
+            }
+            if r != 0 {
+                return 1;
+            }
+        }
+        return 0;
+    }
     let mut count = 0i64;
     for &(d, starts) in &sh.axes {
         let r = if IN == Q_ALL {

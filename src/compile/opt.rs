@@ -679,17 +679,36 @@ impl<const W: usize> Pred<W> {
             Pred::NbrCount { inner, op, k } => {
                 let (x, _) = inner.eval(cx, cx.t.all);
                 let k = k(cx);
-                let mut out = Set::EMPTY;
-                for c in within.and(cx.t.all).iter() {
-                    let n = cx.t.nbr[c as usize].and(x).len() as i64;
-                    if compare(*op, n, k) {
-                        out.insert(c);
-                    }
-                }
+                let cells = within.and(cx.t.all);
+                let nbr = &cx.t.nbr;
+                // The comparison chosen once, outside the loop over cells.
+                let out = match op {
+                    BinOp::Eq => Self::nbr_counts(nbr, cells, x, |n| n == k),
+                    BinOp::Ne => Self::nbr_counts(nbr, cells, x, |n| n != k),
+                    BinOp::Lt => Self::nbr_counts(nbr, cells, x, |n| n < k),
+                    BinOp::Le => Self::nbr_counts(nbr, cells, x, |n| n <= k),
+                    BinOp::Gt => Self::nbr_counts(nbr, cells, x, |n| n > k),
+                    BinOp::Ge => Self::nbr_counts(nbr, cells, x, |n| n >= k),
+                    _ => Set::EMPTY,
+                };
                 // `neighbours(none)` is empty: the count there is 0.
                 (out, compare(*op, 0, k))
             }
         }
+    }
+
+    /// The cells of `cells` whose number of neighbours in `x` passes `keep`
+    /// (pass 5).
+    #[inline(always)]
+    fn nbr_counts(nbr: &[Set<W>], cells: Set<W>, x: Set<W>, keep: impl Fn(i64) -> bool) -> Set<W> {
+        let mut out = Set::EMPTY;
+        for c in cells.iter() {
+            let n = nbr.get(c as usize).map_or(0, |s| s.and(x).len()) as i64;
+            if keep(n) {
+                out.insert(c);
+            }
+        }
+        out
     }
 
     /// [`Pred::Across`] with a count compared with `k` of at most 2: the

@@ -638,6 +638,36 @@ pub fn zone_counted<const W: usize>(
     })
 }
 
+/// `add kind(c) to Z(owner(c))` / `take kind(c) from Z(owner(c))`: one
+/// piece of the kind on a cell, to or from its owner's counted zone (a
+/// captured piece going home): [`zone_counted`]'s checks, the piece on
+/// the cell read once.
+pub fn zone_piece<const W: usize>(z: u16, cell: usize, add: bool, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let v = code_at(cx, cx.fr.w[cell] as CellId);
+        if v == 0 {
+            // An empty cell has no kind and no owner.
+            return Ctl::Fail(span);
+        }
+        let (pl, k) = cx.t.codes[v as usize];
+        let i = cx.t.counter(z, pl, k);
+        let held = cx.st.data[i];
+        if add {
+            if held == u16::MAX {
+                cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+                return Ctl::Error;
+            }
+            cx.st.data[i] = held + 1;
+        } else {
+            if held == 0 {
+                return Ctl::Fail(span);
+            }
+            cx.st.data[i] = held - 1;
+        }
+        Ctl::Next
+    })
+}
+
 /// `shuffle Z`
 pub fn shuffle<const W: usize>(z: I<W>, span: Span) -> StmtFn<W> {
     Box::new(move |cx| {

@@ -11,7 +11,7 @@ use super::effect::{self, CKey, Ctl, StmtFn};
 use super::expr::{Compiler, Leaf};
 use super::opt::{NbrRequire, Pred};
 use super::{Cx, Dom, Var, B, D, I, S};
-use crate::ir::{Expr, Key, Stmt, StmtKind, Ty};
+use crate::ir::{Builtin, Expr, Key, Stmt, StmtKind, Ty};
 use crate::source::Span;
 
 /// The options of a `choose` in set form: the domain's cells, the
@@ -361,6 +361,19 @@ impl<const W: usize> Compiler<'_, W> {
             }
             StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
                 let add = matches!(s.kind, StmtKind::Add { .. });
+                if let (
+                    None,
+                    Some((z, Some(Expr::Builtin(Builtin::Owner, pa, _)))),
+                    Expr::Builtin(Builtin::KindOf, ka, _),
+                ) = (count, self.counted_zone(zone), kind)
+                {
+                    // The piece on a cell, to or from its owner's zone.
+                    if let ([Expr::Local(a, _)], [Expr::Local(b, _)]) = (&ka[..], &pa[..]) {
+                        if let (true, Var::W(i)) = (a == b, self.var(*a)) {
+                            return effect::zone_piece(z, i as usize, add, span);
+                        }
+                    }
+                }
                 if let Some((z, p)) = self.counted_zone(zone) {
                     let count = count.as_ref().map(|c| self.arg(c));
                     let kind = self.arg(kind);

@@ -70,6 +70,28 @@ fn cases() -> Vec<(String, Game)> {
                 }\n\
                 on no moves { pass }";
     out.push(("take".into(), crate::game_text(take).expect("take game")));
+    // The piece on a cell to or from its owner's zone (`add kind(c) to
+    // pool(owner(c))`, and `take`, which fails when that pool has none of
+    // the kind): either player's pieces, either kind.
+    let home = "players A, B\nboard square 3 by 3\npiece Red\npiece Blue\nzone pool per player\n\
+                setup { for p in players { add 2 Red to pool(p)  add 1 Blue to pool(p) } }\n\
+                turn {\n\
+                  either {\n\
+                    choose k in kinds\n\
+                    choose c in cells where empty(c)\n\
+                    take k from pool(me)\n\
+                    place k at c\n\
+                  } or \"home\" {\n\
+                    choose c in cells where occupied(c)\n\
+                    add kind(c) to pool(owner(c))\n\
+                    remove c\n\
+                  } or \"burn\" {\n\
+                    choose c in cells where occupied(c) as \"burn\"\n\
+                    take kind(c) from pool(owner(c))\n\
+                  }\n\
+                }\n\
+                on no moves { pass }";
+    out.push(("home".into(), crate::game_text(home).expect("home game")));
     // `place K at x` of a cell local that may be taken or off the board
     // (the step north of the top row): those options are not moves.
     let place = "players A, B\nboard square 3 by 3\npiece Stone\n\

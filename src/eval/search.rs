@@ -1023,8 +1023,11 @@ type ChanceStop<const W: usize> = (Level<W>, u32, Vec<(u16, Pick<W>)>);
 type LazyChance<const W: usize> = (Level<W>, u32, Box<Options<W>>, Vec<(u16, Pick<W>)>);
 
 /// Every move of a position with its resulting position, kept for
-/// choosing one (playouts, engines): finished turns are stored as
-/// positions, lazy decisions as their fork and options.
+/// choosing one (playouts): finished turns are stored as positions (in a
+/// game whose turns cannot begin with chance, before the turn passes:
+/// only the position played passes it, in [`Successors::result`]), lazy
+/// decisions as their fork and options, the options of a group as the
+/// group's one level and each lent decision's options.
 #[derive(Default)]
 pub struct Successors<const W: usize> {
     /// Boxed on purpose: a finished run's position is swapped in by its

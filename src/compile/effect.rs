@@ -8,7 +8,7 @@ use super::{word, Cx, Dom, Set, Var, B, D, I, S};
 use crate::board::{CellId, NO_CELL};
 use crate::ir::{NONE16, NONE8};
 use crate::source::Span;
-use crate::state::Outcome;
+use crate::state::{End, Outcome};
 
 /// Most loop iterations one run of a block may take.
 pub const STEP_LIMIT: u32 = 2_000_000;
@@ -501,6 +501,53 @@ pub fn transfer<const W: usize>(
             return Ctl::Fail(span);
         }
         if !zone_take(cx, z1, p1, k as u16, n) || !zone_add(cx, z2, p2, k as u16, n, span) {
+            check!(cx);
+            return Ctl::Fail(span);
+        }
+        Ctl::Next
+    })
+}
+
+/// Where [`transfer_first`] puts the piece.
+pub enum Dest<const W: usize> {
+    /// A counted zone named in the rule: its id and player.
+    Counted(u16, Arg<W>),
+    /// Any zone, by its zone word.
+    Word(I<W>),
+}
+
+/// `move first(Z) from Z to Y` for an ordered zone `Z` named in the rule
+/// (shared, or of a constant player: sequence `seq`), a draw: [`transfer`]'s
+/// checks in the same order, the piece read and taken from the sequence's
+/// start directly. `at` is the span of `first(Z)` (its error's).
+pub fn transfer_first<const W: usize>(seq: usize, to: Dest<W>, at: Span, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let k = match cx.st.seqs.get(seq).map(crate::state::Seq::first) {
+            Some(End::Known(k)) => k,
+            Some(End::Unknown) => {
+                cx.fr.fail(super::expr::face_down(), at);
+                return Ctl::Error;
+            }
+            _ => NONE16,
+        };
+        let (z2, p2) = match &to {
+            Dest::Counted(z, who) => {
+                let p = who.get(cx);
+                check!(cx);
+                (*z, p as u8)
+            }
+            Dest::Word(f) => {
+                let w = f(cx);
+                check!(cx);
+                word::unzone(w)
+            }
+        };
+        if k == NONE16 || p2 == NONE8 {
+            return Ctl::Fail(span);
+        }
+        // The first piece is the first of its kind.
+        let taken = cx.st.seqs.get_mut(seq).is_some_and(|q| q.take(k, 1));
+        if !taken || !zone_add(cx, z2, p2, k, 1, span) {
             check!(cx);
             return Ctl::Fail(span);
         }

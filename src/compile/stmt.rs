@@ -343,6 +343,22 @@ impl<const W: usize> Compiler<'_, W> {
                 effect::compare(var, dom, keys, *share, span)
             }
             StmtKind::Transfer { count, kind, from, to } => {
+                // A draw: `move first(Z) from Z to Y`, `Z` an ordered zone
+                // named in the rule.
+                if let (
+                    Some(Expr::Const(crate::ir::Value::Int(1))),
+                    Expr::Builtin(Builtin::First, args, at),
+                    Some(seq),
+                ) = (count, kind, self.fixed_seq(from))
+                {
+                    if self.fixed_seq(&args[0]) == Some(seq) {
+                        let to = match self.counted_zone(to) {
+                            Some((z, p)) => effect::Dest::Counted(z, self.arg_of(p)),
+                            None => effect::Dest::Word(self.word(to)),
+                        };
+                        return effect::transfer_first(seq, to, *at, span);
+                    }
+                }
                 if let (Some(a), Some(b)) = (self.counted_zone(from), self.counted_zone(to)) {
                     let count = count.as_ref().map(|c| self.arg(c));
                     let kind = self.arg(kind);
@@ -634,6 +650,22 @@ impl<const W: usize> Compiler<'_, W> {
         match p {
             Some(p) => self.arg(p),
             None => effect::Arg::Const(0),
+        }
+    }
+
+    /// An ordered zone named in the rule whose sequence is known at load
+    /// (shared, or of a constant player): that sequence.
+    fn fixed_seq(&self, e: &Expr) -> Option<usize> {
+        let Expr::Zone(z, p) = e else { return None };
+        if !self.t.zones.get(*z as usize)?.1 {
+            return None;
+        }
+        match p.as_deref() {
+            None => Some(self.t.sequence(*z, 0)),
+            Some(Expr::Const(crate::ir::Value::Player(p))) if (*p as usize) < self.t.players => {
+                Some(self.t.sequence(*z, *p))
+            }
+            _ => None,
         }
     }
 

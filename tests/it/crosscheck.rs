@@ -41,6 +41,20 @@ fn cases() -> Vec<(String, Game)> {
                   if count(score(me), Point) >= 5 { win me }\n\
                 }";
     out.push(("dice".into(), crate::game_text(dice).expect("dice game")));
+    // Draws (`move first(Z) from Z to Y`) from the ordered zones of
+    // constant players and a shared one, to counted and ordered zones,
+    // from decks that run empty (those options are not moves).
+    let draws = "players A, B\npiece Red\npiece Blue\n\
+                 zone deck per player ordered\nzone line shared ordered\nzone hand per player\n\
+                 setup { add 2 Red to deck(A)  add 1 Blue to deck(A)  add 1 Blue to deck(B)  add 2 Red to deck(B) }\n\
+                 turn {\n\
+                   either \"hand\" { move first(deck(A)) from deck(A) to hand(me) }\n\
+                   or \"line\" { move first(deck(B)) from deck(B) to line }\n\
+                   or \"back\" { move first(line) from line to deck(me) }\n\
+                   if count(hand(me), Blue) >= 1 and count(hand(me)) >= 2 { win me }\n\
+                 }\n\
+                 on no moves { draw }";
+    out.push(("draws".into(), crate::game_text(draws).expect("draws game")));
     // A decision after a chance event that follows a decision: a playout
     // goes on from the chance stop, and the turn under way becomes a
     // position whose events the next search replays.

@@ -1694,6 +1694,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
             return b;
         }
         let var = self.var(slot);
+        if let (Some(seq), Var::W(x)) = (self.fixed_seq(domain), var) {
+            return self.seq_quant_bool(q, seq, x as usize, slot, filter, body, span);
+        }
         let d = self.dom(domain);
         let through = self.lines_through(slot, domain, filter);
         let flags = self.hoist(slot, filter, body);
@@ -1750,6 +1753,80 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
                 true
             });
+            match q {
+                Quant::Any => hit,
+                _ => !hit,
+            }
+        })
+    }
+
+    /// [`Compiler::quant_bool`] over an ordered zone named in the rule
+    /// whose sequence is known at load (`any n in row: ...`): its pieces
+    /// read from the sequence in place, in the order [`each`] gives them
+    /// (the known ones at the start, the face-down ones by kind, the known
+    /// ones at the end), each counted against the step limit.
+    #[allow(clippy::too_many_arguments)]
+    fn seq_quant_bool(
+        &mut self,
+        q: Quant,
+        seq: usize,
+        x: usize,
+        slot: Slot,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+        span: Span,
+    ) -> B<W> {
+        let flags = self.hoist(slot, filter, body);
+        let f = filter.map(|f| self.cond_of(slot, f));
+        let b = body.map(|b| self.cond_of(slot, b));
+        self.unhoist(&flags);
+        let want = q != Quant::All;
+        Box::new(move |cx| {
+            forget(cx, &flags);
+            // One element: `false` stops (an element decided, or the step
+            // limit passed).
+            let mut hit = false;
+            let mut one = |cx: &mut Cx<'_, W>, k: u16| {
+                if !super::effect::tick(cx, span) {
+                    return false;
+                }
+                cx.fr.w[x] = i64::from(k);
+                if f.as_ref().is_some_and(|f| !f(cx)) {
+                    return true;
+                }
+                if b.as_ref().is_none_or(|b| b(cx)) == want {
+                    hit = true;
+                    return false;
+                }
+                true
+            };
+            // The zone cannot change while a condition is asked.
+            let (n_front, n_back) = match cx.st.seqs.get(seq) {
+                Some(z) => (z.front.len(), z.back.len()),
+                None => (0, 0),
+            };
+            'walk: {
+                for i in 0..n_front {
+                    let k = cx.st.seqs[seq].front[i];
+                    if !one(cx, k) {
+                        break 'walk;
+                    }
+                }
+                let kinds = cx.st.seqs[seq].middle.len();
+                for k in 0..kinds {
+                    for _ in 0..cx.st.seqs[seq].middle[k] {
+                        if !one(cx, k as u16) {
+                            break 'walk;
+                        }
+                    }
+                }
+                for i in 0..n_back {
+                    let k = cx.st.seqs[seq].back[i];
+                    if !one(cx, k) {
+                        break 'walk;
+                    }
+                }
+            }
             match q {
                 Quant::Any => hit,
                 _ => !hit,

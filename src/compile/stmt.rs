@@ -655,7 +655,7 @@ impl<const W: usize> Compiler<'_, W> {
 
     /// An ordered zone named in the rule whose sequence is known at load
     /// (shared, or of a constant player): that sequence.
-    fn fixed_seq(&self, e: &Expr) -> Option<usize> {
+    pub fn fixed_seq(&self, e: &Expr) -> Option<usize> {
         let Expr::Zone(z, p) = e else { return None };
         if !self.t.zones.get(*z as usize)?.1 {
             return None;

@@ -55,6 +55,23 @@ fn cases() -> Vec<(String, Game)> {
                  }\n\
                  on no moves { draw }";
     out.push(("draws".into(), crate::game_text(draws).expect("draws game")));
+    // Quantifiers over an ordered zone named in the rule, read in place:
+    // known pieces at its start (peeked) and end (added after the
+    // shuffle), face-down ones between, filters and every quantifier.
+    let peeks = "players A, B\npiece Red\npiece Blue\n\
+                 zone bag shared ordered hidden\nzone pile per player\n\
+                 setup { add 2 Red to bag  add 2 Blue to bag  shuffle bag }\n\
+                 turn {\n\
+                   either \"peek\" { if first(bag) == Red { add Red to pile(me) } }\n\
+                   or \"add\" { add Blue to bag }\n\
+                   or \"draw\" { move first(bag) from bag to pile(me) }\n\
+                   if any k in bag where k == Blue: count(pile(me), Blue) > 0 { add Red to pile(me) }\n\
+                   if count(bag) > 0 and (all k in bag: k == Red) { win me }\n\
+                   if (none k in bag: k == Blue) and count(pile(me)) > 3 { win me }\n\
+                   if count(pile(me)) >= 6 { win me }\n\
+                 }\n\
+                 on no moves { draw }";
+    out.push(("peeks".into(), crate::game_text(peeks).expect("peeks game")));
     // A decision after a chance event that follows a decision: a playout
     // goes on from the chance stop, and the turn under way becomes a
     // position whose events the next search replays.

@@ -812,8 +812,8 @@ pub struct SureTail<const W: usize> {
 /// conditions below hold (pass 14): the search then lists its options as
 /// moves that stop at chance without running them.
 pub struct ChanceTail<const W: usize> {
-    /// The zone (as a zone word).
-    pub zone: I<W>,
+    /// The zone.
+    pub zone: ZoneRef<W>,
     /// Its first piece (else its last).
     pub front: bool,
     /// The tail moves pieces between zones: all zones together must hold
@@ -1085,7 +1085,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     let chance_tails = (0..g.sites.len())
         .map(|i| {
             tails.chance.get(&(i as u16)).map(|t| ChanceTail {
-                zone: c.word(&t.zone),
+                zone: zone_ref(&mut c, &t.zone),
                 front: t.front,
                 moves_pieces: t.moves_pieces,
                 steps: t.steps,

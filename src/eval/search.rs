@@ -743,9 +743,17 @@ fn chance_tail_holds<const W: usize>(
     if u64::from(fr.steps) + u64::from(ct.steps) > u64::from(p.t.max_steps) {
         return false;
     }
-    let mut cx = crate::compile::Cx { t: &p.t, st, fr };
-    let w = (ct.zone)(&mut cx);
-    cx.fr.err.is_none() && super::machine::face_down_end(cx.t, cx.st, w, ct.front).is_some()
+    match &ct.zone {
+        // A zone named in the rule: its sequence read in place.
+        crate::compile::ZoneRef::Seq(i) => st.seqs.get(*i).is_some_and(|q| {
+            (if ct.front { q.first() } else { q.last() }) == crate::state::End::Unknown
+        }),
+        crate::compile::ZoneRef::Word(z) => {
+            let mut cx = crate::compile::Cx { t: &p.t, st, fr };
+            let w = z(&mut cx);
+            cx.fr.err.is_none() && super::machine::face_down_end(cx.t, cx.st, w, ct.front).is_some()
+        }
+    }
 }
 
 impl<const W: usize> Searcher<W> {

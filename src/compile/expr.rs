@@ -1699,10 +1699,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
         let d = self.dom(domain);
         let through = self.lines_through(slot, domain, filter);
-        let flags = self.hoist(slot, filter, body);
-        let f = filter.map(|f| self.cond_of(slot, f));
-        let b = body.map(|b| self.cond_of(slot, b));
-        self.unhoist(&flags);
+        let (flags, f, b) = self.quant_conds(slot, filter, body);
         // `any`: some element passes; `all`: no element fails; `none`: no element passes.
         let want = q != Quant::All;
         Box::new(move |cx| {
@@ -1760,6 +1757,21 @@ impl<'g, const W: usize> Compiler<'g, W> {
         })
     }
 
+    /// A condition quantifier's hoisted values (their flag words), filter
+    /// and body, compiled.
+    fn quant_conds(
+        &mut self,
+        slot: Slot,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> (Vec<u16>, Option<B<W>>, Option<B<W>>) {
+        let flags = self.hoist(slot, filter, body);
+        let f = filter.map(|f| self.cond_of(slot, f));
+        let b = body.map(|b| self.cond_of(slot, b));
+        self.unhoist(&flags);
+        (flags, f, b)
+    }
+
     /// [`Compiler::quant_bool`] over an ordered zone named in the rule
     /// whose sequence is known at load (`any n in row: ...`): its pieces
     /// read from the sequence in place, in the order [`each`] gives them
@@ -1776,10 +1788,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         body: Option<&Expr>,
         span: Span,
     ) -> B<W> {
-        let flags = self.hoist(slot, filter, body);
-        let f = filter.map(|f| self.cond_of(slot, f));
-        let b = body.map(|b| self.cond_of(slot, b));
-        self.unhoist(&flags);
+        let (flags, f, b) = self.quant_conds(slot, filter, body);
         let want = q != Quant::All;
         Box::new(move |cx| {
             forget(cx, &flags);

@@ -1809,28 +1809,28 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
                 true
             };
-            // The zone cannot change while a condition is asked.
-            let (n_front, n_back) = match cx.st.seqs.get(seq) {
-                Some(z) => (z.front.len(), z.back.len()),
-                None => (0, 0),
-            };
+            // Each piece read afresh, as the general walk does (a condition
+            // cannot change the zone, but nothing here relies on that).
             'walk: {
-                for i in 0..n_front {
-                    let k = cx.st.seqs[seq].front[i];
+                let mut i = 0;
+                while let Some(&k) = cx.st.seqs.get(seq).and_then(|z| z.front.get(i)) {
+                    i += 1;
                     if !one(cx, k) {
                         break 'walk;
                     }
                 }
-                let kinds = cx.st.seqs[seq].middle.len();
-                for k in 0..kinds {
-                    for _ in 0..cx.st.seqs[seq].middle[k] {
+                let mut k = 0;
+                while let Some(&n) = cx.st.seqs.get(seq).and_then(|z| z.middle.get(k)) {
+                    for _ in 0..n {
                         if !one(cx, k as u16) {
                             break 'walk;
                         }
                     }
+                    k += 1;
                 }
-                for i in 0..n_back {
-                    let k = cx.st.seqs[seq].back[i];
+                let mut i = 0;
+                while let Some(&k) = cx.st.seqs.get(seq).and_then(|z| z.back.get(i)) {
+                    i += 1;
                     if !one(cx, k) {
                         break 'walk;
                     }

@@ -982,19 +982,7 @@ impl Compiled {
 
 /// An ordered zone of a rule as a [`ZoneRef`].
 fn zone_ref<const W: usize>(c: &mut expr::Compiler<'_, W>, e: &ir::Expr) -> ZoneRef<W> {
-    let seq = match e {
-        ir::Expr::Zone(z, p) if c.t.zones.get(*z as usize).is_some_and(|x| x.1) => {
-            match p.as_deref() {
-                None => Some(c.t.sequence(*z, 0)),
-                Some(ir::Expr::Const(ir::Value::Player(p))) if (*p as usize) < c.t.players => {
-                    Some(c.t.sequence(*z, *p))
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    };
-    match seq {
+    match c.fixed_seq(e) {
         Some(i) => ZoneRef::Seq(i),
         None => ZoneRef::Word(c.word(e)),
     }

@@ -1599,6 +1599,24 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 return Box::new(move |cx| Dom::Line(l(cx) as u32));
             }
             Ty::Zone => {
+                // A zone named in the rule, its player read in place.
+                if let Expr::Zone(z, p) = e {
+                    let z = *z;
+                    if let Some(Expr::Me) = p.as_deref() {
+                        return Box::new(move |cx| Dom::Zone(z, cx.st.current));
+                    }
+                    match p.as_deref().map(|p| self.opnd(p)) {
+                        None => return Box::new(move |_| Dom::Zone(z, 0)),
+                        Some(Opnd::Const(p)) => return Box::new(move |_| Dom::Zone(z, p as u8)),
+                        Some(Opnd::Slot(i)) => {
+                            return Box::new(move |cx| Dom::Zone(z, cx.fr.w[i] as u8))
+                        }
+                        Some(Opnd::Fn(p)) => return Box::new(move |cx| Dom::Zone(z, p(cx) as u8)),
+                        Some(Opnd::Leaf(l)) => {
+                            return Box::new(move |cx| Dom::Zone(z, l.eval(cx) as u8))
+                        }
+                    }
+                }
                 let z = self.word(e);
                 return Box::new(move |cx| {
                     let (z, p) = word::unzone(z(cx));

@@ -1070,11 +1070,12 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
             Expr::Zone(z, p) => {
                 let z = *z;
-                match p {
+                match p.as_deref() {
                     None => {
                         let w = word::zone(z, 0);
                         Box::new(move |_| w)
                     }
+                    Some(Expr::Me) => Box::new(move |cx| word::zone(z, cx.st.current)),
                     Some(p) => {
                         let p = self.opnd(p);
                         with_opnd!(p, |cx, p| word::zone(z, p as u8))

@@ -1281,6 +1281,20 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 })
             }
             Builtin::CountAll => {
+                // A zone named in the rule, its player read in place.
+                if let Expr::Zone(z, p) = &args[0] {
+                    let z = *z;
+                    match p.as_deref() {
+                        None => return Box::new(move |cx| zone_total(cx, z, 0)),
+                        Some(Expr::Me) => {
+                            return Box::new(move |cx| match cx.st.current {
+                                NONE8 => 0,
+                                p => zone_total(cx, z, p),
+                            })
+                        }
+                        _ => {}
+                    }
+                }
                 let z = self.word(&args[0]);
                 Box::new(move |cx| {
                     let (z, p) = word::unzone(z(cx));

@@ -725,6 +725,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
             Expr::Binary(op, a, b, span) => self.binary_bool(*op, a, b, *span),
             Expr::Builtin(f, args, span) => self.builtin_bool(*f, args, *span),
             Expr::Inline(binds, body, _) => {
+                if let Some(e) = super::opt::inline_once(binds, body, &self.hoisted) {
+                    self.notes.push("argument read in place: a `def`'s one parameter".into());
+                    return self.bool_(&e);
+                }
                 let binds = self.binds(binds);
                 let body = self.bool_(body);
                 Box::new(move |cx| {
@@ -1083,6 +1087,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 }
             }
             Expr::Inline(binds, body, _) => {
+                if let Some(e) = super::opt::inline_once(binds, body, &self.hoisted) {
+                    self.notes.push("argument read in place: a `def`'s one parameter".into());
+                    return self.word(&e);
+                }
                 let binds = self.binds(binds);
                 let body = self.word(body);
                 Box::new(move |cx| {
@@ -1305,8 +1313,23 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 })
             }
             Builtin::First | Builtin::Last => {
-                let z = self.word(&args[0]);
                 let first = f == Builtin::First;
+                if let Some(i) = self.fixed_seq(&args[0]) {
+                    // A zone whose sequence is known at load: read in place,
+                    // with the same answers and error as below.
+                    return Box::new(move |cx| {
+                        let Some(seq) = cx.st.seqs.get(i) else { return none16 };
+                        match if first { seq.first() } else { seq.last() } {
+                            End::Known(k) => i64::from(k),
+                            End::Empty => none16,
+                            End::Unknown => {
+                                cx.fr.fail(face_down(), span);
+                                none16
+                            }
+                        }
+                    });
+                }
+                let z = self.word(&args[0]);
                 Box::new(move |cx| {
                     let (z, p) = word::unzone(z(cx));
                     if p == NONE8 || !cx.t.zones[z as usize].1 {

@@ -137,7 +137,10 @@
 //!    it goes from one round that runs to the next (the directions in
 //!    between found by that bit test, then one table lookup each) without
 //!    a call per round passed over: boop. 20 playouts 179.9M → 166.7M,
-//!    `perft 3` 94.4M → 92.1M.
+//!    `perft 3` 94.4M → 92.1M. Since session 22 a conjunct that is one
+//!    occupancy test (`occupied(n)`) is read in place ([`Guard`]) each
+//!    time its set is computed, not through a closure: boop. 20 playouts
+//!    141.5M → 139.9M, `perft 3` 78.7M → 78.0M.
 //! 10. **Element tests and lines as shifts** ([`ElemTest`]). A condition
 //!     `Q c in l: P(c)` about an element `l` (a line, a group, a placement)
 //!     of an outer collection, with `P` in set form and independent of `l`,
@@ -422,6 +425,17 @@
 //!     (`let n = step(square, d)`, `let behind = step(n, d)` in every
 //!     round of the push loop: callgrind, 20 playouts 149.6M → 147.5M),
 //!     any rule that names the cells it steps to.
+//! 27. **Arguments read in place** ([`inline_once`]). A `def` called with
+//!     an argument that is not a local (`bug(first(draw_pile))`) binds it
+//!     to the parameter's slot before the body runs. When the body reads
+//!     that parameter once, as the first thing it evaluates (down the
+//!     left operands of operators, `not` and properties: `net(k) == 0`),
+//!     and everything else it evaluates cannot raise an error, the
+//!     argument is put in the parameter's place: the same value, read at
+//!     the same point with the same error, without the slot and the
+//!     binding's closure. Games: Bug Off! (`not bug(first(draw_pile))`,
+//!     asked after every draw), any rule that asks a `def` about a card
+//!     read from a zone or a cell stepped to.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -767,18 +781,32 @@ impl<const W: usize> Pred<W> {
         }
     }
 
-    /// As a closure. A predicate of one or two occupancy tests (`owner(x)
-    /// == me and kind(x) == Cat`, `not empty(x)`) becomes one closure that
-    /// reads the occupancy sets in place, without walking the tree.
-    pub fn into_fn(self) -> super::P<W> {
-        let leaf = |p: &Pred<W>| match p {
+    /// The occupancy test this predicate is, if it is one.
+    fn as_leaf(&self) -> Option<Leaf> {
+        match self {
             Pred::Empty => Some(Leaf::Empty),
             Pred::Occupied => Some(Leaf::Occupied),
             Pred::OwnerMe => Some(Leaf::OwnerMe),
             Pred::OwnerConst(p) => Some(Leaf::Owner(*p)),
             Pred::KindConst(k) => Some(Leaf::Kind(*k)),
             _ => None,
-        };
+        }
+    }
+
+    /// As a [`Guard`]: one occupancy test read in place, anything else by
+    /// its closure ([`Pred::into_fn`]).
+    fn into_guard(self) -> Guard<W> {
+        match self.as_leaf() {
+            Some(l) => Guard::Leaf(l),
+            None => Guard::Fn(self.into_fn()),
+        }
+    }
+
+    /// As a closure. A predicate of one or two occupancy tests (`owner(x)
+    /// == me and kind(x) == Cat`, `not empty(x)`) becomes one closure that
+    /// reads the occupancy sets in place, without walking the tree.
+    pub fn into_fn(self) -> super::P<W> {
+        let leaf = Pred::as_leaf;
         match &self {
             Pred::And(a, b) => {
                 if let (Some(x), Some(y)) = (leaf(a), leaf(b)) {
@@ -866,6 +894,24 @@ impl<const W: usize> CollectMemo<W> {
             }
             v
         })
+    }
+}
+
+/// A predicate computed again and again in one closure (the guard of
+/// pass 9, after every round that ran): a single occupancy test is read
+/// in place instead of through a closure of its own.
+enum Guard<const W: usize> {
+    Leaf(Leaf),
+    Fn(P<W>),
+}
+
+impl<const W: usize> Guard<W> {
+    #[inline(always)]
+    fn eval(&self, cx: &mut Cx<'_, W>, within: Set<W>) -> (Set<W>, bool) {
+        match self {
+            Guard::Leaf(l) => l.eval(cx),
+            Guard::Fn(f) => f(cx, within),
+        }
     }
 }
 
@@ -3921,7 +3967,7 @@ impl<const W: usize> Compiler<'_, W> {
                 _ => return None,
             }
         };
-        let pred = self.pred(g, &mut vec![cell])?.into_fn();
+        let pred = self.pred(g, &mut vec![cell])?.into_guard();
         self.notes.push("guarded rounds: a `for` whose rounds test a set form first".into());
         let coll = self.dom(domain);
         // `for d in dirs`: the collection is known without a call.
@@ -3957,7 +4003,7 @@ impl<const W: usize> Compiler<'_, W> {
             if cx.fr.err.is_some() {
                 return Ctl::Error;
             }
-            let (mut set, mut at_none) = pred(cx, cx.t.all);
+            let (mut set, mut at_none) = pred.eval(cx, cx.t.all);
             if matches!(d, Dom::Dirs) && from.origin(cx).is_some() {
                 // Over the directions from a cell: the rounds whose cell the
                 // guard does not let in are passed over together (the same
@@ -4010,7 +4056,7 @@ impl<const W: usize> Compiler<'_, W> {
                     match round(cx, &body) {
                         Ctl::Next => {
                             // The round may have changed what the guard reads.
-                            (set, at_none) = pred(cx, cx.t.all);
+                            (set, at_none) = pred.eval(cx, cx.t.all);
                             d0 = dn + 1;
                         }
                         other => return other,
@@ -4037,7 +4083,7 @@ impl<const W: usize> Compiler<'_, W> {
                 match run_seq(cx, &body) {
                     Ctl::Next => {
                         // The round may have changed what the guard reads.
-                        (set, at_none) = pred(cx, cx.t.all);
+                        (set, at_none) = pred.eval(cx, cx.t.all);
                         true
                     }
                     other => {
@@ -4887,4 +4933,60 @@ impl<const W: usize> Compiler<'_, W> {
             ids: ids.into_boxed_slice(),
         })
     }
+}
+
+// ---------------------------------------------------------------------------
+// Arguments read in place
+
+/// Pass 27: the body of `Inline(binds, body)` with its one binding put in
+/// the place of the parameter, when the parameter is read once, as the
+/// first thing the body evaluates (down the left operands of operators,
+/// `not`/`-` and properties), and nothing else the body evaluates can
+/// raise an error (so no error can come before the argument's, nor
+/// instead of it). `None` otherwise. `hoisted` are expressions other
+/// passes have claimed by address: a body holding one is left alone.
+pub fn inline_once(
+    binds: &[(Slot, Expr)],
+    body: &Expr,
+    hoisted: &[(*const Expr, Var, u16)],
+) -> Option<Expr> {
+    let [(slot, arg)] = binds else { return None };
+    let mut uses = 0;
+    count_reads(body, *slot, &mut uses);
+    if uses != 1 || claims(body, hoisted) {
+        return None;
+    }
+    put_first(body, *slot, arg)
+}
+
+/// How many times `e` reads local `slot`.
+fn count_reads(e: &Expr, slot: Slot, n: &mut usize) {
+    match e {
+        Expr::Local(s, _) => *n += usize::from(*s == slot),
+        _ => e.children(&mut |c| count_reads(c, slot, n)),
+    }
+}
+
+/// Whether `e` or a part of it is one of the `hoisted` expressions.
+fn claims(e: &Expr, hoisted: &[(*const Expr, Var, u16)]) -> bool {
+    if hoisted.iter().any(|h| std::ptr::eq(h.0, e)) {
+        return true;
+    }
+    let mut found = false;
+    e.children(&mut |c| found |= claims(c, hoisted));
+    found
+}
+
+/// `e` with `arg` in the place of its first-evaluated read of `slot` (see
+/// [`inline_once`]).
+fn put_first(e: &Expr, slot: Slot, arg: &Expr) -> Option<Expr> {
+    Some(match e {
+        Expr::Local(s, _) if *s == slot => arg.clone(),
+        Expr::Unary(op, a) => Expr::Unary(*op, Box::new(put_first(a, slot, arg)?)),
+        Expr::Prop(k, a, span) => Expr::Prop(*k, Box::new(put_first(a, slot, arg)?), *span),
+        Expr::Binary(op, a, b, span) if never_errs(b) => {
+            Expr::Binary(*op, Box::new(put_first(a, slot, arg)?), b.clone(), *span)
+        }
+        _ => return None,
+    })
 }

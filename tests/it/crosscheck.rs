@@ -72,6 +72,28 @@ fn cases() -> Vec<(String, Game)> {
                  }\n\
                  on no moves { draw }";
     out.push(("peeks".into(), crate::game_text(peeks).expect("peeks game")));
+    // `def`s called with an argument that is not a local, read once as
+    // the first thing their body evaluates (under `not`, `-`, a property,
+    // the left operands of operators: put in the parameter's place), or
+    // twice (bound to the parameter); a face-down argument is a chance
+    // event before the test.
+    let arguments = "players A, B\npiece Red { v: 1 }\npiece Blue { v: 2 }\n\
+                 zone bag shared ordered hidden\nzone pile per player\n\
+                 def red(k) = not (v(k) == 2)\n\
+                 def low(k) = -v(k) + 3 == 2\n\
+                 def twice(k) = v(k) + v(k) == 4\n\
+                 def big(n) = n * 2 > 3\n\
+                 setup { add 2 Red to bag  add 2 Blue to bag  shuffle bag }\n\
+                 turn {\n\
+                   either \"peek\" { if count(bag) > 0 and red(first(bag)) { add Red to pile(me) } }\n\
+                   or \"sum\" { if count(bag) > 0 and low(first(bag)) { add Blue to pile(me) } }\n\
+                   or \"twice\" { if count(bag) > 0 and twice(first(bag)) { add Blue to pile(me) } }\n\
+                   or \"draw\" { if count(bag) > 0 { move first(bag) from bag to pile(me) } }\n\
+                   or \"count\" { if big(count(pile(me))) { add Red to pile(me) } }\n\
+                   if count(pile(me)) >= 5 { win me }\n\
+                 }\n\
+                 on no moves { draw }";
+    out.push(("arguments".into(), crate::game_text(arguments).expect("arguments game")));
     // A decision after a chance event that follows a decision: a playout
     // goes on from the chance stop, and the turn under way becomes a
     // position whose events the next search replays.

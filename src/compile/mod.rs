@@ -901,7 +901,7 @@ pub struct Program<const W: usize> {
 /// Where every run of `setup` stands at its first chance event: the
 /// position, the frame and the chance event's op (`None`: `setup` has no
 /// chance event and is finished).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct SetupPrefix<const W: usize> {
     /// The position there.
     pub st: State,
@@ -909,6 +909,10 @@ pub struct SetupPrefix<const W: usize> {
     pub fr: Frame<W>,
     /// The op of the chance event, if the run stopped at one.
     pub at: Option<u32>,
+    /// Frames the deals go on in from there, kept from one deal to the
+    /// next (a deal takes one and gives it back; one per thread dealing at
+    /// once), so that a deal allocates no frame of its own.
+    pub frames: std::sync::Mutex<Vec<Frame<W>>>,
 }
 
 impl<const W: usize> Program<W> {

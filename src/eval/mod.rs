@@ -52,9 +52,22 @@ impl State {
                 Some(pre) => {
                     let mut s = pre.st.clone();
                     if let Some(at) = pre.at {
-                        let mut fr = pre.fr.clone();
+                        // A frame kept from an earlier deal, made like
+                        // the prefix's (copied, not allocated).
+                        let kept = pre.frames.lock().ok().and_then(|mut v| v.pop());
+                        let mut fr = match kept {
+                            Some(mut fr) => {
+                                fr.copy_from(&pre.fr);
+                                fr
+                            }
+                            None => pre.fr.clone(),
+                        };
                         let stop = machine::Stop::Fork(at);
-                        search::sample_on(p, &p.setup, &mut s, &mut fr, stop, &mut rng, "setup")?;
+                        let r = search::sample_on(p, &p.setup, &mut s, &mut fr, stop, &mut rng, "setup");
+                        if let Ok(mut v) = pre.frames.lock() {
+                            v.push(fr);
+                        }
+                        r?;
                     }
                     s
                 }

@@ -2053,7 +2053,7 @@ pub fn setup_prefix<const W: usize>(
         Ok(Stop::Fork(at)) => Some(at),
         Ok(Stop::Fail(_)) | Err(_) => return None,
     };
-    Some(crate::compile::SetupPrefix { st, fr, at })
+    Some(crate::compile::SetupPrefix { st, fr, at, frames: Default::default() })
 }
 
 /// Goes on with a run of `block` (without decisions) that stopped with

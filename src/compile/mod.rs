@@ -785,6 +785,12 @@ pub struct SiteInfo {
     /// drawn): a sink that keeps levels may take the options as one group
     /// sharing this decision's level (see `eval::search::Sink::groups`).
     pub groups: bool,
+    /// An `either` each of whose arms begins with a decision (a `choose`,
+    /// an `either`, a `random`): an arm's run stops at that decision at
+    /// once, having done nothing, so the search goes to it without
+    /// running the arm. Never set for an `either` whose own options are
+    /// handed over unrun (lazy, chance, sure or drawn tails).
+    pub arms_decide: bool,
 }
 
 /// A decision whose tail completes, whatever the option, when the
@@ -1052,9 +1058,26 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             nbr: c.nbr_sites.contains(&(i as u16)),
             sure: sure_tails[i].is_some(),
             groups: false,
+            arms_decide: false,
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
+    for op in &turn.ops {
+        if let stmt::Op::Either { site, arms, .. } = op {
+            let decides = |&a: &u32| {
+                matches!(
+                    turn.ops.get(a as usize),
+                    Some(stmt::Op::Choose(_) | stmt::Op::Either { .. } | stmt::Op::Random(_))
+                )
+            };
+            if let Some(s) = sites.get_mut(*site as usize) {
+                s.arms_decide = !arms.is_empty()
+                    && arms.iter().all(decides)
+                    && !(s.lazy || s.chance || s.chance_tail || s.sure || s.nbr)
+                    && s.drawn.is_none();
+            }
+        }
+    }
     for (pc, op) in turn.ops.iter().enumerate() {
         // Where each option's run goes on.
         let (site, mut resumes) = match op {
@@ -1087,6 +1110,11 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         .collect::<Vec<_>>();
     let mut notes = std::mem::take(&mut c.notes);
     for (i, s) in sites.iter().enumerate() {
+        if s.arms_decide {
+            notes.push(format!(
+                "arms that decide: each arm of `either` {i} begins with a decision, met without a run"
+            ));
+        }
         if s.lazy {
             notes.push(format!("lazy tail after decision {i} (`{}`)", g.sites[i].var));
         }

@@ -110,6 +110,13 @@ impl<const W: usize> Options<W> {
         self.len() == 0
     }
 
+    /// The options of an `either` of `n` arms: the branch numbers.
+    pub fn branches(&mut self, n: usize) {
+        self.clear();
+        self.is_set = false;
+        self.words.extend(0..n as i64);
+    }
+
     fn clear(&mut self) {
         self.cells = None;
         self.placements = None;
@@ -217,10 +224,7 @@ pub fn options<const W: usize>(
     out.clear();
     let mut cx = Cx { t: &p.t, st, fr };
     match block.ops.get(pc as usize) {
-        Some(Op::Either { arms, .. }) => {
-            out.is_set = false;
-            out.words.extend(0..arms.len() as i64);
-        }
+        Some(Op::Either { arms, .. }) => out.branches(arms.len()),
         Some(Op::Choose(c)) => {
             choose_options(&mut cx, c, out);
         }

@@ -496,9 +496,22 @@ impl<const W: usize> Searcher<W> {
         while self.opts.len() <= depth {
             self.opts.push(Box::default());
         }
-        {
-            let lv = &mut self.levels[b];
-            options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
+        // An `either` whose arms each begin with a decision: an arm's run
+        // would stop there at once, so the search goes to it directly.
+        let arms = match block.ops.get(at as usize) {
+            Some(Op::Either { arms, .. })
+                if p.sites.get(site as usize).is_some_and(|s| s.arms_decide) =>
+            {
+                Some(arms)
+            }
+            _ => None,
+        };
+        match arms {
+            Some(a) => self.opts[depth].branches(a.len()),
+            None => {
+                let lv = &mut self.levels[b];
+                options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
+            }
         }
         let n = self.opts[depth].len();
         if n == 0 {
@@ -574,9 +587,10 @@ impl<const W: usize> Searcher<W> {
         let mut cells = self.opts[depth].cells;
         let mut placed = PlacedWalk::default();
         for i in 0..n {
-            let pick = match &mut cells {
-                Some(c) => Pick::W(c.pop().map_or(i64::MIN, i64::from)),
-                None => match self.opts[depth].next_placed(&mut placed) {
+            let pick = match (&mut cells, arms) {
+                (_, Some(_)) => Pick::W(i as i64),
+                (Some(c), None) => Pick::W(c.pop().map_or(i64::MIN, i64::from)),
+                (None, None) => match self.opts[depth].next_placed(&mut placed) {
                     Some(pick) => pick,
                     None => self.opts[depth].get(i),
                 },
@@ -617,9 +631,13 @@ impl<const W: usize> Searcher<W> {
             if p.uses_memos {
                 self.memos_to(nb);
             }
-            let stop = {
-                let lv = &mut self.levels[nb];
-                run(p, block, &mut lv.st, &mut lv.fr, resume)
+            let stop = match arms {
+                // The arm begins with its decision (see `arms` above).
+                Some(_) => Ok(Stop::Fork(resume)),
+                None => {
+                    let lv = &mut self.levels[nb];
+                    run(p, block, &mut lv.st, &mut lv.fr, resume)
+                }
             };
             let go = match stop {
                 Ok(Stop::Done) => sink.done(p, &mut self.levels[nb].st, &self.path),

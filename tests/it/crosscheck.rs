@@ -72,6 +72,23 @@ fn cases() -> Vec<(String, Game)> {
                  }\n\
                  on no moves { draw }";
     out.push(("peeks".into(), crate::game_text(peeks).expect("peeks game")));
+    // `either`s whose arms each begin with a decision (a `choose` whose
+    // options run or are handed over unrun, a nested `either`, a
+    // `random`): the search goes to the arm's decision without a run.
+    let arms = "players A, B\nboard square 3 by 3\npiece Stone\npiece Red\nzone hand per player\n\
+                setup { add 2 Red to hand(A)  add 1 Red to hand(B) }\n\
+                turn {\n\
+                  either \"place\" { choose c in cells where empty(c)  place Stone at c }\n\
+                  or \"cards\" {\n\
+                    either \"give\" { choose k in hand(me)  take k from hand(me)  add k to hand(next(me)) }\n\
+                    or \"roll\" { random r in range(1, 2)  if r == 2 { add Red to hand(me) } }\n\
+                  }\n\
+                  or \"lift\" { choose d in pieces(me)  remove d }\n\
+                  if size(pieces(me)) >= 3 { win me }\n\
+                  if count(hand(me)) >= 4 { win me }\n\
+                }\n\
+                on no moves { draw }";
+    out.push(("arms".into(), crate::game_text(arms).expect("arms game")));
     // `def`s called with an argument that is not a local, read once as
     // the first thing their body evaluates (under `not`, `-`, a property,
     // the left operands of operators: put in the parameter's place), or

@@ -791,6 +791,11 @@ pub struct SiteInfo {
     /// running the arm. Never set for an `either` whose own options are
     /// handed over unrun (lazy, chance, sure or drawn tails).
     pub arms_decide: bool,
+    /// A `choose` followed at once by another decision (`choose pawn`
+    /// then `choose target`): an option's run stops there having done
+    /// nothing but bind the chosen value, so the search goes to it
+    /// without a run.
+    pub next_decides: bool,
 }
 
 /// A decision whose tail completes, whatever the option, when the
@@ -1059,17 +1064,23 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             sure: sure_tails[i].is_some(),
             groups: false,
             arms_decide: false,
+            next_decides: false,
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
-    for op in &turn.ops {
+    let decides = |&a: &u32| {
+        matches!(
+            turn.ops.get(a as usize),
+            Some(stmt::Op::Choose(_) | stmt::Op::Either { .. } | stmt::Op::Random(_))
+        )
+    };
+    for (pc, op) in turn.ops.iter().enumerate() {
+        if let stmt::Op::Choose(ch) = op {
+            if let Some(s) = sites.get_mut(ch.site as usize) {
+                s.next_decides = decides(&(pc as u32 + 1));
+            }
+        }
         if let stmt::Op::Either { site, arms, .. } = op {
-            let decides = |&a: &u32| {
-                matches!(
-                    turn.ops.get(a as usize),
-                    Some(stmt::Op::Choose(_) | stmt::Op::Either { .. } | stmt::Op::Random(_))
-                )
-            };
             if let Some(s) = sites.get_mut(*site as usize) {
                 s.arms_decide = !arms.is_empty()
                     && arms.iter().all(decides)

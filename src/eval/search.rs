@@ -570,6 +570,9 @@ impl<const W: usize> Searcher<W> {
             }
         }
         let n = self.opts[depth].len();
+        // A `choose` followed at once by a decision: an option's run would
+        // stop there having bound the value, so the search goes on there.
+        let at_once = arms.is_some() || p.sites.get(site as usize).is_some_and(|s| s.next_decides);
         // Options whose runs meet a decision at once may borrow this level
         // (binding one changes only the frame; not a reveal's), for a sink
         // that only reads; or, for a sink that takes such options as a
@@ -631,13 +634,13 @@ impl<const W: usize> Searcher<W> {
             if p.uses_memos {
                 self.memos_to(nb);
             }
-            let stop = match arms {
-                // The arm begins with its decision (see `arms` above).
-                Some(_) => Ok(Stop::Fork(resume)),
-                None => {
-                    let lv = &mut self.levels[nb];
-                    run(p, block, &mut lv.st, &mut lv.fr, resume)
-                }
+            let stop = if at_once {
+                // The option's run begins with a decision (see `arms` and
+                // `at_once` above).
+                Ok(Stop::Fork(resume))
+            } else {
+                let lv = &mut self.levels[nb];
+                run(p, block, &mut lv.st, &mut lv.fr, resume)
             };
             let go = match stop {
                 Ok(Stop::Done) => sink.done(p, &mut self.levels[nb].st, &self.path),

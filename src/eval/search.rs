@@ -459,9 +459,13 @@ impl<const W: usize> Searcher<W> {
         if p.uses_memos {
             self.memos_to(b);
         }
-        let stop = {
-            let lv = &mut self.levels[b];
-            run(p, &p.turn, &mut lv.st, &mut lv.fr, pc)?
+        let stop = match p.turn.ops.get(pc as usize) {
+            // A run from a decision stops there at once.
+            Some(Op::Choose(_) | Op::Either { .. } | Op::Random(_)) => Stop::Fork(pc),
+            _ => {
+                let lv = &mut self.levels[b];
+                run(p, &p.turn, &mut lv.st, &mut lv.fr, pc)?
+            }
         };
         match stop {
             Stop::Done => sink.done(p, &mut self.levels[b].st, &self.path),

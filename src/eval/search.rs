@@ -836,7 +836,7 @@ fn sure_tail_holds<const W: usize>(
 }
 
 /// The sequence of an ordered zone of a rule in the run's position.
-#[inline]
+#[inline(always)]
 fn seq_of<const W: usize>(
     cx: &mut crate::compile::Cx<'_, W>,
     z: &crate::compile::ZoneRef<W>,

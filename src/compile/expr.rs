@@ -114,9 +114,15 @@ fn next_seat<const W: usize>(cx: &Cx<'_, W>) -> usize {
 /// Every occupied cell.
 #[inline(always)]
 pub fn occupied<const W: usize>(cx: &Cx<'_, W>) -> Set<W> {
+    // The players' sets come first in the position's occupancy sets: one
+    // pass over their words.
     let mut s = Set::EMPTY;
-    for p in 0..cx.t.players {
-        s = s.or(bits_at(cx.st, p));
+    if let Some(ws) = cx.st.bits.get(..cx.t.players * W) {
+        for c in ws.chunks_exact(W) {
+            for (x, y) in s.0.iter_mut().zip(c) {
+                *x |= *y;
+            }
+        }
     }
     s
 }

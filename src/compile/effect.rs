@@ -654,6 +654,33 @@ pub fn zone_counted<const W: usize>(
             }
         });
     }
+    if let (None, Arg::Const(k), Arg::Me) = (&count, &kind, &who) {
+        // One piece of a named kind to or from the mover's zone (`add Cat
+        // to pool(me)`, `take Cat from stock(me)`): no operand can raise
+        // an error; the same checks in the same order as below.
+        let k = *k;
+        return Box::new(move |cx| {
+            let pl = cx.st.current;
+            if k == i64::from(NONE16) || pl == NONE8 {
+                return Ctl::Fail(span);
+            }
+            let i = cx.t.counter(z, pl, k as u16);
+            let held = cx.st.data[i];
+            if add {
+                if held == u16::MAX {
+                    cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+                    return Ctl::Error;
+                }
+                cx.st.data[i] = held + 1;
+            } else {
+                if held == 0 {
+                    return Ctl::Fail(span);
+                }
+                cx.st.data[i] = held - 1;
+            }
+            Ctl::Next
+        });
+    }
     Box::new(move |cx| {
         let n = match &count {
             Some(c) => c.get(cx),

@@ -1126,6 +1126,12 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
                 "arms that decide: each arm of `either` {i} begins with a decision, met without a run"
             ));
         }
+        if s.next_decides && !(s.lazy || s.chance) {
+            notes.push(format!(
+                "next decides: decision {i} (`{}`) is followed at once by another, met without a run",
+                g.sites[i].var
+            ));
+        }
         if s.lazy {
             notes.push(format!("lazy tail after decision {i} (`{}`)", g.sites[i].var));
         }

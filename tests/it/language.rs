@@ -641,11 +641,16 @@ fn bundled_games_use_their_compile_passes() {
                 "hoisted: `all` over each element's cells",
                 "guarded rounds: a `for` whose rounds test a set form first",
                 "lines as shifts: options of `choose l`",
+                "next decides: decision 0 (`piece`) is followed at once by another",
             ],
         ),
         (
             "breakthrough.game",
-            &["precomputed relation of two cells and the mover", "lazy tail after decision 1"],
+            &[
+                "precomputed relation of two cells and the mover",
+                "lazy tail after decision 1",
+                "next decides: decision 0 (`pawn`) is followed at once by another",
+            ],
         ),
         (
             "bug.game",
@@ -669,6 +674,8 @@ fn bundled_games_use_their_compile_passes() {
                 "chance tail: the options of decision 6 (`card`) run into a chance event",
                 "sure tail: the options of decision 5 (`card`) are moves when the position allows",
                 "sure tail: the options of decision 6 (`card`) are moves when the position allows",
+                "argument read in place: a `def`'s one parameter",
+                "arms that decide: each arm of `either` 4 begins with a decision",
             ],
         ),
         ("connect4.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),

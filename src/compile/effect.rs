@@ -693,20 +693,7 @@ pub fn zone_counted<const W: usize>(
                 return Ctl::Fail(span);
             }
             let i = cx.t.counter(z, pl, k as u16);
-            let held = cx.st.data[i];
-            if add {
-                if held == u16::MAX {
-                    cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
-                    return Ctl::Error;
-                }
-                cx.st.data[i] = held + 1;
-            } else {
-                if held == 0 {
-                    return Ctl::Fail(span);
-                }
-                cx.st.data[i] = held - 1;
-            }
-            Ctl::Next
+            one_piece(cx, i, add, span)
         });
     }
     Box::new(move |cx| {
@@ -753,21 +740,28 @@ pub fn zone_piece<const W: usize>(z: u16, cell: usize, add: bool, span: Span) ->
         }
         let (pl, k) = cx.t.codes[v as usize];
         let i = cx.t.counter(z, pl, k);
-        let held = cx.st.data[i];
-        if add {
-            if held == u16::MAX {
-                cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
-                return Ctl::Error;
-            }
-            cx.st.data[i] = held + 1;
-        } else {
-            if held == 0 {
-                return Ctl::Fail(span);
-            }
-            cx.st.data[i] = held - 1;
-        }
-        Ctl::Next
+        one_piece(cx, i, add, span)
     })
+}
+
+/// One piece added to (`add`) or taken from zone counter `i`: an error
+/// past 65535 pieces, a failure when there is none to take.
+#[inline(always)]
+fn one_piece<const W: usize>(cx: &mut Cx<'_, W>, i: usize, add: bool, span: Span) -> Ctl {
+    let held = cx.st.data[i];
+    if add {
+        if held == u16::MAX {
+            cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+            return Ctl::Error;
+        }
+        cx.st.data[i] = held + 1;
+    } else {
+        if held == 0 {
+            return Ctl::Fail(span);
+        }
+        cx.st.data[i] = held - 1;
+    }
+    Ctl::Next
 }
 
 /// `shuffle Z`

@@ -89,6 +89,17 @@ pub fn face_down() -> String {
     "this reads a face-down piece of an ordered zone where it cannot be revealed (inside a quantifier); read it outside first, e.g. with `let`".into()
 }
 
+/// The kind of the first (`first`) or last piece of an ordered zone as a
+/// word (`none` for an empty zone); `None` when that piece is face down.
+#[inline(always)]
+fn end_kind(seq: &crate::state::Seq, first: bool) -> Option<i64> {
+    match if first { seq.first() } else { seq.last() } {
+        End::Known(k) => Some(i64::from(k)),
+        End::Empty => Some(i64::from(NONE16)),
+        End::Unknown => None,
+    }
+}
+
 /// Occupancy set number `i` of a state (players first, then kinds).
 #[inline(always)]
 pub fn bits_at<const W: usize>(st: &State, i: usize) -> Set<W> {
@@ -1323,16 +1334,12 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 if let Some(i) = self.fixed_seq(&args[0]) {
                     // A zone whose sequence is known at load: read in place,
                     // with the same answers and error as below.
-                    return Box::new(move |cx| {
-                        let Some(seq) = cx.st.seqs.get(i) else { return none16 };
-                        match if first { seq.first() } else { seq.last() } {
-                            End::Known(k) => i64::from(k),
-                            End::Empty => none16,
-                            End::Unknown => {
-                                cx.fr.fail(face_down(), span);
-                                none16
-                            }
-                        }
+                    return Box::new(move |cx| match cx.st.seqs.get(i) {
+                        Some(seq) => end_kind(seq, first).unwrap_or_else(|| {
+                            cx.fr.fail(face_down(), span);
+                            none16
+                        }),
+                        None => none16,
                     });
                 }
                 let z = self.word(&args[0]);
@@ -1342,14 +1349,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
                         return none16;
                     }
                     let seq = &cx.st.seqs[cx.t.sequence(z, p)];
-                    match if first { seq.first() } else { seq.last() } {
-                        End::Known(k) => i64::from(k),
-                        End::Empty => none16,
-                        End::Unknown => {
-                            cx.fr.fail(face_down(), span);
-                            none16
-                        }
-                    }
+                    end_kind(seq, first).unwrap_or_else(|| {
+                        cx.fr.fail(face_down(), span);
+                        none16
+                    })
                 })
             }
             Builtin::Size => match self.ty(&args[0]) {

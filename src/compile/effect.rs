@@ -611,12 +611,13 @@ pub fn transfer_counted<const W: usize>(
             if n < 0 || held < n {
                 return Ctl::Fail(span);
             }
+            // Taken first, as below: a move within one zone never overflows.
+            cx.st.data[i] -= n as u16;
             let j = cx.t.counter(z2, p2, k as u16);
             if i64::from(cx.st.data[j]) + n > i64::from(u16::MAX) {
                 cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
                 return Ctl::Error;
             }
-            cx.st.data[i] -= n as u16;
             cx.st.data[j] += n as u16;
             Ctl::Next
         });

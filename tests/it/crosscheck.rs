@@ -111,6 +111,17 @@ fn cases() -> Vec<(String, Game)> {
                  }\n\
                  on no moves { draw }";
     out.push(("arguments".into(), crate::game_text(arguments).expect("arguments game")));
+    // A move of all pieces of a kind from a counted zone to itself, the
+    // zone near the limit of 65535: taken before they are added, so it
+    // cannot overflow.
+    let onto_itself = "players A, B\npiece Stone\nzone bag per player\n\
+                setup { add 40000 Stone to bag(A)  add 40000 Stone to bag(B) }\n\
+                turn {\n\
+                  move all Stone from bag(me) to bag(me)\n\
+                  add 1 Stone to bag(me)\n\
+                  if count(bag(me)) >= 40002 { win me }\n\
+                }";
+    out.push(("onto itself".into(), crate::game_text(onto_itself).expect("onto-itself game")));
     // A decision after a chance event that follows a decision: a playout
     // goes on from the chance stop, and the turn under way becomes a
     // position whose events the next search replays.

@@ -1206,7 +1206,7 @@ impl<const W: usize> Successors<W> {
         &mut self,
         p: &Program<W>,
         rng: &mut crate::rng::Rng,
-        out: &mut State,
+        out: &mut Box<State>,
     ) -> Result<bool, RunError> {
         self.order.clear();
         self.order.extend(0..self.candidates as u32);
@@ -1226,7 +1226,7 @@ impl<const W: usize> Successors<W> {
                 advance(&mut lv.st, self.players);
                 settle(p, &mut lv.st)?;
                 if lv.st.same_shape(out) {
-                    std::mem::swap(&mut *lv.st, out);
+                    std::mem::swap(&mut lv.st, out);
                 } else {
                     out.clone_from(&lv.st);
                 }
@@ -1316,7 +1316,7 @@ impl<const W: usize> Successors<W> {
         p: &Program<W>,
         i: usize,
         rng: &mut crate::rng::Rng,
-        out: &mut State,
+        out: &mut Box<State>,
     ) -> Result<(), RunError> {
         let mut at = i;
         let mut found = None;
@@ -1374,7 +1374,7 @@ impl<const W: usize> Successors<W> {
                 Stop::Done => {
                     // The run is spent: its position is moved out, not copied.
                     if lv.st.same_shape(out) {
-                        std::mem::swap(&mut *lv.st, out);
+                        std::mem::swap(&mut lv.st, out);
                     } else {
                         out.copy_from(&lv.st);
                     }
@@ -1406,7 +1406,12 @@ impl<const W: usize> Successors<W> {
     /// [`Successors::play_out`]). The list is spent afterwards (the
     /// position is moved out of it, a lazy decision's fork is run in
     /// place): once per search.
-    pub fn result(&mut self, p: &Program<W>, i: usize, out: &mut State) -> Result<(), RunError> {
+    pub fn result(
+        &mut self,
+        p: &Program<W>,
+        i: usize,
+        out: &mut Box<State>,
+    ) -> Result<(), RunError> {
         let mut at = i;
         for &(seg, idx, n) in &self.segments {
             if at >= n {
@@ -1416,9 +1421,9 @@ impl<const W: usize> Successors<W> {
             if seg == Seg::Done {
                 let s = &mut self.states[idx + at];
                 if s.same_shape(out) {
-                    std::mem::swap(&mut **s, out);
+                    std::mem::swap(s, out);
                 } else {
-                    out.clone_from(&**s);
+                    out.clone_from(s);
                 }
                 if !p.chance_first {
                     // The turn passes (see `done`).
@@ -1470,7 +1475,7 @@ fn finish_into<const W: usize>(
     pc: u32,
     pick: Pick<W>,
     players: usize,
-    out: &mut State,
+    out: &mut Box<State>,
 ) -> Result<(), RunError> {
     let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
     match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
@@ -1486,7 +1491,7 @@ fn finish_into<const W: usize>(
     advance(&mut lv.st, players);
     settle(p, &mut lv.st)?;
     if lv.st.same_shape(out) {
-        std::mem::swap(&mut *lv.st, out);
+        std::mem::swap(&mut lv.st, out);
     } else {
         out.clone_from(&lv.st);
     }

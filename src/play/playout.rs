@@ -132,7 +132,8 @@ fn playout_w<const W: usize>(
     max_plies: u32,
     draw: bool,
 ) -> Result<Playout, RunError> {
-    let mut s = start.clone();
+    // Boxed: the move played is swapped in from the search's levels.
+    let mut s = Box::new(start.clone());
     let Bufs { searcher, succ, .. } = bufs;
     // Play adds no pieces to zones: their count at the start bounds it
     // at every later position.
@@ -145,8 +146,8 @@ fn playout_w<const W: usize>(
     let mut moved = false;
     let mut drawn = 0;
     let mut chance_buf = (Vec::new(), Vec::new());
-    let end = |s: State, plies, (branching, drawn), outcome| {
-        Ok(Playout { plies, branching, drawn, outcome, moves: Vec::new(), last: s })
+    let end = |s: Box<State>, plies, (branching, drawn), outcome| {
+        Ok(Playout { plies, branching, drawn, outcome, moves: Vec::new(), last: *s })
     };
     loop {
         if s.outcome.is_some() {
@@ -212,7 +213,7 @@ fn playout_w<const W: usize>(
             }
             branching += 1;
             rng.below(1);
-            s = st;
+            *s = st;
             plies += 1;
             moved = s.ply == turn_ply;
             turn_ply = s.ply;

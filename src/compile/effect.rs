@@ -611,15 +611,7 @@ pub fn transfer_counted<const W: usize>(
             if n < 0 || held < n {
                 return Ctl::Fail(span);
             }
-            // Taken first, as below: a move within one zone never overflows.
-            cx.st.data[i] -= n as u16;
-            let j = cx.t.counter(z2, p2, k as u16);
-            if i64::from(cx.st.data[j]) + n > i64::from(u16::MAX) {
-                cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
-                return Ctl::Error;
-            }
-            cx.st.data[j] += n as u16;
-            Ctl::Next
+            counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)
         });
     }
     Box::new(move |cx| {
@@ -642,15 +634,22 @@ pub fn transfer_counted<const W: usize>(
         if i64::from(cx.st.data[i]) < n {
             return Ctl::Fail(span);
         }
-        cx.st.data[i] -= n as u16;
-        let j = cx.t.counter(z2, p2, k as u16);
-        if i64::from(cx.st.data[j]) + n > i64::from(u16::MAX) {
-            cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
-            return Ctl::Error;
-        }
-        cx.st.data[j] += n as u16;
-        Ctl::Next
+        counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)
     })
+}
+
+/// `n` pieces (at most as many as counter `i` holds) moved from counter
+/// `i` to counter `j`: taken first, so that a move within one zone never
+/// overflows; an error past 65535 pieces.
+#[inline(always)]
+fn counted_move<const W: usize>(cx: &mut Cx<'_, W>, i: usize, j: usize, n: i64, span: Span) -> Ctl {
+    cx.st.data[i] -= n as u16;
+    if i64::from(cx.st.data[j]) + n > i64::from(u16::MAX) {
+        cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+        return Ctl::Error;
+    }
+    cx.st.data[j] += n as u16;
+    Ctl::Next
 }
 
 /// [`zone`] on a counted zone named in the rule (`take piece from

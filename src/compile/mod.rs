@@ -1068,12 +1068,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
-    let decides = |&a: &u32| {
-        matches!(
-            turn.ops.get(a as usize),
-            Some(stmt::Op::Choose(_) | stmt::Op::Either { .. } | stmt::Op::Random(_))
-        )
-    };
+    let decides = |&a: &u32| turn.ops.get(a as usize).is_some_and(stmt::Op::is_decision);
     for (pc, op) in turn.ops.iter().enumerate() {
         if let stmt::Op::Choose(ch) = op {
             if let Some(s) = sites.get_mut(ch.site as usize) {

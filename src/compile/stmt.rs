@@ -109,6 +109,14 @@ pub enum Op<const W: usize> {
     },
 }
 
+impl<const W: usize> Op<W> {
+    /// Whether this op is a decision (`choose`, `either`, `random`): a run
+    /// that reaches it stops there before doing anything.
+    pub fn is_decision(&self) -> bool {
+        matches!(self, Op::Choose(_) | Op::Either { .. } | Op::Random(_))
+    }
+}
+
 /// Whether a statement contains a decision.
 fn has_fork(s: &Stmt) -> bool {
     match &s.kind {

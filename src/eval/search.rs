@@ -459,13 +459,12 @@ impl<const W: usize> Searcher<W> {
         if p.uses_memos {
             self.memos_to(b);
         }
-        let stop = match p.turn.ops.get(pc as usize) {
+        let stop = if p.turn.ops.get(pc as usize).is_some_and(Op::is_decision) {
             // A run from a decision stops there at once.
-            Some(Op::Choose(_) | Op::Either { .. } | Op::Random(_)) => Stop::Fork(pc),
-            _ => {
-                let lv = &mut self.levels[b];
-                run(p, &p.turn, &mut lv.st, &mut lv.fr, pc)?
-            }
+            Stop::Fork(pc)
+        } else {
+            let lv = &mut self.levels[b];
+            run(p, &p.turn, &mut lv.st, &mut lv.fr, pc)?
         };
         match stop {
             Stop::Done => sink.done(p, &mut self.levels[b].st, &self.path),
@@ -860,7 +859,7 @@ fn seq_of<const W: usize>(
 /// then is a level worth lending to it, as its options need no level of
 /// their own.
 fn lends<const W: usize>(p: &Program<W>, pc: u32) -> bool {
-    matches!(p.turn.ops.get(pc as usize), Some(Op::Choose(_) | Op::Random(_) | Op::Either { .. }))
+    p.turn.ops.get(pc as usize).is_some_and(Op::is_decision)
         && p.sites
             .get(site_at(&p.turn, pc) as usize)
             .is_some_and(|s| s.chance || s.lazy || s.chance_tail || s.sure)

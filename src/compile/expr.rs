@@ -30,6 +30,9 @@ pub struct Compiler<'g, const W: usize> {
     pub pair_memos: usize,
     /// Whether `same_shape` is compiled (its shape codes are remembered).
     pub shapes: bool,
+    /// Whether a collection `groups(P)` is compiled: only then does a
+    /// frame keep each player's list of groups ([`super::Frame::groups`]).
+    pub group_lists: bool,
     /// The collections given those tables: the element, the other set
     /// local, the domain, filter and body, and the table (one table for
     /// collections that are the same but for the names of those locals).
@@ -622,6 +625,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             memos: 0,
             pair_memos: 0,
             shapes: false,
+            group_lists: false,
             memo_sites: Vec::new(),
             reads_start: false,
             hoisted: Vec::new(),
@@ -1711,17 +1715,20 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     body(cx)
                 })
             }
-            Expr::Builtin(Builtin::Groups, args, _) => match &args[0] {
-                // `groups(me)`, `groups(opponent)`: the player read in place.
-                Expr::Me => Box::new(|cx| Dom::Groups(cx.st.current)),
-                Expr::Builtin(Builtin::Next, a, _) if matches!(a[0], Expr::Me) => {
-                    Box::new(|cx| Dom::Groups(next_seat(cx) as u8))
+            Expr::Builtin(Builtin::Groups, args, _) => {
+                self.group_lists = true;
+                match &args[0] {
+                    // `groups(me)`, `groups(opponent)`: the player read in place.
+                    Expr::Me => Box::new(|cx| Dom::Groups(cx.st.current)),
+                    Expr::Builtin(Builtin::Next, a, _) if matches!(a[0], Expr::Me) => {
+                        Box::new(|cx| Dom::Groups(next_seat(cx) as u8))
+                    }
+                    p => {
+                        let p = self.word(p);
+                        Box::new(move |cx| Dom::Groups(p(cx) as u8))
+                    }
                 }
-                p => {
-                    let p = self.word(p);
-                    Box::new(move |cx| Dom::Groups(p(cx) as u8))
-                }
-            },
+            }
             Expr::Builtin(Builtin::Cond, args, _) => {
                 let (c, a, b) = (self.bool_(&args[0]), self.dom(&args[1]), self.dom(&args[2]));
                 Box::new(move |cx| if c(cx) { a(cx) } else { b(cx) })

@@ -556,7 +556,8 @@ pub struct Frame<const W: usize> {
     pub steps: u32,
     /// The first rule error of this run.
     pub err: Option<Box<RunError>>,
-    /// Each player's groups.
+    /// Each player's groups (none when the program compiles no
+    /// `groups(P)`: [`Program::group_lists`]).
     pub groups: Vec<GroupCache<W>>,
     /// The remembered values (see [`Memos`]); never stale, so never
     /// copied at a fork. A search moves one set of tables from level to
@@ -877,6 +878,10 @@ pub struct Program<const W: usize> {
     /// condition or collection, or `same_shape`): only then does the
     /// search move them from level to level.
     pub uses_memos: bool,
+    /// Whether some collection `groups(P)` is compiled: only then does a
+    /// frame keep each player's list of groups (else it holds none, and a
+    /// fork has none to copy).
+    pub group_lists: bool,
     /// Whether the search must record each player's pieces at the start
     /// of a turn ([`Frame::start`]): some pass reads them.
     pub reads_start: bool,
@@ -945,7 +950,7 @@ impl<const W: usize> Program<W> {
             epoch: 1,
             steps: 0,
             err: None,
-            groups: vec![GroupCache::default(); self.t.players],
+            groups: vec![GroupCache::default(); if self.group_lists { self.t.players } else { 0 }],
             m: Box::new(self.new_memos()),
             start: vec![Set::EMPTY; self.t.players],
             reps: Default::default(),
@@ -1154,6 +1159,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     let pair_memos = c.pair_memos;
     let uses_memos = memos > 0 || pair_memos > 0 || c.shapes;
     let reads_start = c.reads_start;
+    let group_lists = c.group_lists;
     notes.push(format!(
         "frame: {} words, {} sets, {} collections; {} ops in the turn",
         frame.0,
@@ -1182,6 +1188,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         memos,
         pair_memos,
         uses_memos,
+        group_lists,
         reads_start,
         sites,
         chance_tails,

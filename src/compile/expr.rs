@@ -50,6 +50,9 @@ pub struct Compiler<'g, const W: usize> {
     /// The `require` statements asked as a decision's options are listed
     /// (passes 17 and 19), by address: the lazy-tail pass passes over them.
     pub preasked: Vec<usize>,
+    /// The statements compiled before the decision just before them (pass
+    /// 28, `opt::Tails::before_decision`), by address.
+    pub before_decision: std::collections::BTreeSet<usize>,
     /// Pass 25: the decision whose options the `while` condition just
     /// compiled stores (its site, the set local and the word that says the
     /// set is there), for the `choose` that reads them.
@@ -631,6 +634,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             hoisted: Vec::new(),
             nbr_sites: Vec::new(),
             preasked: Vec::new(),
+            before_decision: Default::default(),
             fused: None,
         }
     }

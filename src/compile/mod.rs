@@ -1022,6 +1022,8 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     t.max_steps = limits.steps;
     t.max_choices = limits.choices;
     let mut c = expr::Compiler::<W>::new(g, &t);
+    // Pass 28: the statements compiled before the decision before them.
+    c.before_decision = std::mem::take(&mut opt::tails(g).before_decision);
     let turn = c.block(&g.turn);
     let tails = opt::tails_with(g, &c.preasked);
     let lazy = &tails.lazy;

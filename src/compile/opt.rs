@@ -441,6 +441,22 @@
 //!     binding's closure. Games: Bug Off! (`not bug(first(draw_pile))`,
 //!     asked after every draw), any rule that asks a `def` about a card
 //!     read from a zone or a cell stepped to.
+//! 28. **A `take` before the decision** ([`runs_before`]). `choose x in D
+//!     where F` followed at once by `take k from Z`, with `k` a kind local
+//!     other than `x` that `Z` is known to hold (`choose k in Z` earlier,
+//!     as pass 2 knows it: the `take` cannot fail or raise an error), and
+//!     `D` and `F` reading no zone (nor `repetitions`, which compares
+//!     the whole position): the `take` is compiled before the
+//!     decision and runs once, not once per option. The options are the
+//!     same before the `take` as after it, and so is a chosen value's
+//!     check, so the turn's moves and their results are the same. Only
+//!     where the options are run: not after a decision whose options may
+//!     be handed over unrun (lazy, sure, chance or drawn tails, a
+//!     `require` asked at listing), where it would cost a run per earlier
+//!     option instead of saving one. Games: boop. (`take piece from
+//!     pool(me)` after `choose square`: callgrind, 20 playouts 134.5M →
+//!     132.6M, `perft 3` 70.4M → 68.4M), any game that takes the chosen
+//!     kind from a pool after choosing where it goes.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -2301,6 +2317,9 @@ pub struct Tails {
     /// Decisions after which the turn completes when the position at the
     /// decision meets the conditions of its [`SureTail`] (pass 22).
     pub sure: std::collections::BTreeMap<u16, SureTail>,
+    /// The statements compiled before the decision just before them (pass
+    /// 28, [`runs_before`]), by address.
+    pub before_decision: BTreeSet<usize>,
     sizes: Sizes,
     tys: Vec<Ty>,
     players: u32,
@@ -2325,6 +2344,7 @@ pub fn tails_with(g: &ir::Game, preasked: &[usize]) -> Tails {
         chance: Default::default(),
         drawn: Default::default(),
         sure: Default::default(),
+        before_decision: BTreeSet::new(),
         sizes: Sizes::of(g),
         tys: g.slot_tys.clone(),
         players: g.players.len() as u32,
@@ -2668,6 +2688,8 @@ fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, o
         let rest = &stmts[i + 1..];
         match &s.kind {
             StmtKind::Choose { site, slot, domain, filter } => {
+                let before =
+                    rest.first().filter(|n| runs_before(n, *slot, domain, filter.as_ref(), facts));
                 conts.push(rest);
                 let mut f = facts.clone();
                 choose_facts(&mut f, *slot, domain, filter.as_ref());
@@ -2688,6 +2710,15 @@ fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, o
                     } else if let Some(steps) = drawn_tail(conts, out) {
                         out.drawn.insert(*site, steps);
                     }
+                }
+                // Pass 28 pays only where the options are run: not where
+                // they may be handed over unrun.
+                let unrun = out.lazy.contains(site)
+                    || out.sure.contains_key(site)
+                    || out.chance.contains_key(site)
+                    || out.drawn.contains_key(site);
+                if let Some(n) = before.filter(|_| !unrun) {
+                    out.before_decision.insert(n as *const Stmt as usize);
                 }
                 conts.pop();
             }
@@ -2724,6 +2755,36 @@ fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, o
         }
         facts.step(s);
     }
+}
+
+/// Pass 28: whether statement `next`, just after `choose slot in domain
+/// where filter` (with `facts` known before it), may be run before the
+/// decision instead of after it, once for all its options: a `take` of
+/// one piece of a kind local other than the chosen one, from a zone known
+/// to hold that kind (so it cannot fail or raise an error, see
+/// [`safe_stmt`]), when the decision's domain and filter read no zone (so
+/// the options, and a chosen value's check, are the same before the
+/// `take` as after it). The turn's moves are the same, each found with one
+/// `take` instead of one per option.
+fn runs_before(
+    next: &Stmt,
+    slot: Slot,
+    domain: &Expr,
+    filter: Option<&Expr>,
+    facts: &Facts,
+) -> bool {
+    // `repetitions` compares the whole position, zones included.
+    fn reads_zones(e: &Expr) -> bool {
+        let mut found = matches!(e, Expr::Zone(..) | Expr::Builtin(Builtin::Repetitions, ..));
+        e.children(&mut |c| found |= reads_zones(c));
+        found
+    }
+    let StmtKind::Take { kind: Expr::Local(k, _), .. } = &next.kind else { return false };
+    *k != slot
+        && facts.root(*k) != slot
+        && !reads_zones(domain)
+        && !filter.is_some_and(reads_zones)
+        && safe_stmt(next, &mut Some(facts.clone()))
 }
 
 /// Upper bounds on the elements of the collections a quantifier or `for`

@@ -155,17 +155,32 @@ impl<const W: usize> Compiler<'_, W> {
                 continue;
             }
             if has_fork(s) {
-                effect::flush_lets(&mut lets, &mut run);
-                if !run.is_empty() {
-                    ops.push(Op::Run(effect::seq(std::mem::take(&mut run))));
-                }
                 let nbr = self.nbr_require(stmts, i).map(|(js, r)| {
                     for &j in &js {
                         self.preasked.push(&stmts[j] as *const Stmt as usize);
                     }
-                    pushed = js;
+                    pushed.extend(js);
                     r
                 });
+                // Pass 28: the statement after a decision that may run
+                // before it, once for all its options; not where the
+                // listing asks a `require` (passes 17 and 19), whose
+                // options are handed over unrun.
+                let next = stmts.get(i + 1).filter(|n| {
+                    nbr.is_none()
+                        && matches!(s.kind, StmtKind::Choose { .. })
+                        && self.before_decision.contains(&(*n as *const Stmt as usize))
+                });
+                if let Some(n) = next {
+                    self.push_fused(n, &mut lets, &mut run);
+                    pushed.push(i + 1);
+                    self.notes
+                        .push("before a decision: a `take` run once for all its options".into());
+                }
+                effect::flush_lets(&mut lets, &mut run);
+                if !run.is_empty() {
+                    ops.push(Op::Run(effect::seq(std::mem::take(&mut run))));
+                }
                 self.fork_stmt(s, ops, nbr);
             } else {
                 self.push_fused(s, &mut lets, &mut run);

@@ -151,6 +151,29 @@ fn cases() -> Vec<(String, Game)> {
                 }\n\
                 on no moves { pass }";
     out.push(("take".into(), crate::game_text(take).expect("take game")));
+    // Pass 28: the first `take` runs before `choose c` (whose filter reads
+    // no zone); the second may not run before `choose e`, whose filter
+    // counts the pool it takes from.
+    let take_first = "players A, B\nboard square 3 by 3\npiece Red\npiece Blue\n\
+                zone pool per player\n\
+                setup { for p in players { add 2 Red to pool(p)  add 3 Blue to pool(p) } }\n\
+                turn {\n\
+                  choose k in pool(me)\n\
+                  choose c in cells where empty(c) and rank(c) + file(c) >= ply % 3\n\
+                  take k from pool(me)\n\
+                  place k at c\n\
+                  if count(pool(me)) > 0 {\n\
+                    choose j in pool(me)\n\
+                    choose e in cells where empty(e) and (count(pool(me), j) > 1 or rank(e) == 1)\n\
+                    take j from pool(me)\n\
+                    place j at e\n\
+                    choose r in range(0, 1) as \"r\"\n\
+                    if r == 1 { pass }\n\
+                  }\n\
+                  if size(pieces(me)) >= 4 { win me }\n\
+                }\n\
+                on no moves { pass }";
+    out.push(("take first".into(), crate::game_text(take_first).expect("take-first game")));
     // The piece on a cell to or from its owner's zone (`add kind(c) to
     // pool(owner(c))`, and `take`, which fails when that pool has none of
     // the kind): either player's pieces, either kind.

@@ -641,7 +641,7 @@ fn bundled_games_use_their_compile_passes() {
                 "hoisted: `all` over each element's cells",
                 "guarded rounds: a `for` whose rounds test a set form first",
                 "lines as shifts: options of `choose l`",
-                "next decides: decision 0 (`piece`) is followed at once by another",
+                "before a decision: a `take` run once for all its options",
             ],
         ),
         (

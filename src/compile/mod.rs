@@ -882,6 +882,13 @@ pub struct Program<const W: usize> {
     /// frame keep each player's list of groups (else it holds none, and a
     /// fork has none to copy).
     pub group_lists: bool,
+    /// Whether a search may hold the position it searches in its first
+    /// level instead of a copy (`Searcher::search_owned`): the turn
+    /// begins with a decision (so no run changes that level before its
+    /// options are listed) and the mover decides nothing after a chance
+    /// event (so a move played never becomes a turn under way, which is
+    /// made from the position searched).
+    pub owned_search: bool,
     /// Whether the search must record each player's pieces at the start
     /// of a turn ([`Frame::start`]): some pass reads them.
     pub reads_start: bool,
@@ -1075,6 +1082,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
+
     let decides = |&a: &u32| turn.ops.get(a as usize).is_some_and(stmt::Op::is_decision);
     for (pc, op) in turn.ops.iter().enumerate() {
         if let stmt::Op::Choose(ch) = op {
@@ -1091,6 +1099,44 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             }
         }
     }
+    // A search may hold the position searched in its first level when no
+    // option runs there (see `Program::owned_search`): the decisions met
+    // in that level without a run (the first, the arms of an `either`
+    // that decide at once, the decision after a `choose` followed by one)
+    // hand their options over unrun, and the mover decides nothing after
+    // a chance event.
+    let owned_search = {
+        let mut todo = vec![0u32];
+        let mut unrun = turn.ops.first().is_some_and(stmt::Op::is_decision);
+        let mut seen = Vec::new();
+        while let Some(pc) = todo.pop() {
+            if seen.contains(&pc) {
+                continue;
+            }
+            seen.push(pc);
+            let info = |site: u16| sites.get(site as usize);
+            let handed = |s: &SiteInfo| s.lazy || s.chance || s.chance_tail || s.sure;
+            match turn.ops.get(pc as usize) {
+                Some(stmt::Op::Either { site, arms, .. })
+                    if info(*site).is_some_and(|s| s.arms_decide) =>
+                {
+                    todo.extend(arms.iter().copied());
+                }
+                Some(stmt::Op::Choose(c)) if info(c.site).is_some_and(|s| s.next_decides) => {
+                    todo.push(pc + 1);
+                }
+                Some(stmt::Op::Choose(c) | stmt::Op::Random(c)) => {
+                    unrun &= info(c.site).is_some_and(handed);
+                }
+                Some(stmt::Op::Either { site, .. }) => unrun &= info(*site).is_some_and(handed),
+                _ => unrun = false,
+            }
+        }
+        unrun
+            && !stmt::decides_after_chance(&turn, |site| {
+                sites.get(site as usize).is_some_and(|s| s.chance)
+            })
+    };
     for (pc, op) in turn.ops.iter().enumerate() {
         // Where each option's run goes on.
         let (site, mut resumes) = match op {
@@ -1169,6 +1215,9 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         frame.2,
         turn.ops.len()
     ));
+    if owned_search {
+        notes.push("owned search: the position searched is held, not copied".into());
+    }
     let has_chance = g.has_chance();
     let chance_first = has_chance && stmt::chance_before_decision(&turn);
     let adds = |b: &[ir::Stmt]| b.iter().any(opt::adds_pieces);
@@ -1191,6 +1240,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         pair_memos,
         uses_memos,
         group_lists,
+        owned_search,
         reads_start,
         sites,
         chance_tails,

@@ -117,6 +117,48 @@ impl<const W: usize> Op<W> {
     }
 }
 
+/// Whether some decision of the mover (a `choose` or `either` whose site
+/// `chance` does not call a chance event) can be reached in `block` after
+/// a chance event (a `random`, a reveal, a chance site).
+pub fn decides_after_chance<const W: usize>(
+    block: &super::Block<W>,
+    chance: impl Fn(u16) -> bool,
+) -> bool {
+    let ops = &block.ops;
+    let is_chance = |op: &Op<W>| match op {
+        Op::Random(_) | Op::Reveal { .. } => true,
+        Op::Choose(c) => chance(c.site),
+        Op::Either { site, .. } => chance(*site),
+        _ => false,
+    };
+    let next = |pc: usize, out: &mut Vec<usize>| match ops.get(pc) {
+        Some(&Op::Jump(to)) => out.push(to as usize),
+        Some(&Op::JumpUnless(_, to)) => out.extend([pc + 1, to as usize]),
+        Some(&Op::LoopNext { exit, .. }) => out.extend([pc + 1, exit as usize]),
+        Some(Op::Either { arms, .. }) => out.extend(arms.iter().map(|&a| a as usize)),
+        Some(_) => out.push(pc + 1),
+        None => {}
+    };
+    let mut seen = vec![false; ops.len() + 1];
+    let mut todo = Vec::new();
+    for (pc, op) in ops.iter().enumerate() {
+        if is_chance(op) {
+            next(pc, &mut todo);
+        }
+    }
+    while let Some(pc) = todo.pop() {
+        match seen.get_mut(pc) {
+            Some(s) if !*s => *s = true,
+            _ => continue,
+        }
+        match ops.get(pc) {
+            Some(op @ (Op::Choose(_) | Op::Either { .. })) if !is_chance(op) => return true,
+            _ => next(pc, &mut todo),
+        }
+    }
+    false
+}
+
 /// Whether a statement contains a decision.
 fn has_fork(s: &Stmt) -> bool {
     match &s.kind {

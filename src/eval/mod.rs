@@ -464,8 +464,11 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         if self.depth == 1 {
             self.nodes += 1;
         } else {
-            let mut t = self.cx.chance.states.pop().unwrap_or_else(|| at.start.clone());
-            at.state_into(p, path, &mut t);
+            let mut t = match self.cx.chance.states.pop() {
+                Some(t) => t,
+                None => at.start()?.clone(),
+            };
+            at.state_into(p, path, &mut t)?;
             let r = perft_w(p, &t, self.depth - 1, self.cx, self.level + 1);
             self.cx.chance.states.push(t);
             self.nodes += r?;
@@ -489,11 +492,17 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         }
         let site = machine::site_at(&p.turn, pc);
         let mut picks = path.to_vec();
-        let mut t = self.cx.chance.states.pop().unwrap_or_else(|| at.start.clone());
+        let mut t = match self.cx.chance.states.pop() {
+            Some(t) => t,
+            None => at.start()?.clone(),
+        };
         for i in 0..opts.len() {
             picks.truncate(path.len());
             picks.push((site, opts.get(i)));
-            at.state_into(p, &picks, &mut t);
+            if let Err(e) = at.state_into(p, &picks, &mut t) {
+                self.cx.chance.states.push(t);
+                return Err(e);
+            }
             match perft_w(p, &t, self.depth - 1, self.cx, self.level + 1) {
                 Ok(n) => self.nodes += n,
                 Err(e) => {

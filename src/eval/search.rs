@@ -1,7 +1,9 @@
 //! Move generation over the compiled program: the choice tree of one turn,
 //! explored depth first by forking.
 //!
-//! The turn runs from its start on a copy of the position. At a decision
+//! The turn runs from its start on a copy of the position (or, for a
+//! playout, on its own position, when no run changes it: see
+//! [`Searcher::search_owned`]). At a decision
 //! the run stops ([`Stop::Fork`]); its options are listed, and each option
 //! continues from a copy of the position and frame at the fork (the last
 //! option continues in place, without a copy). A run that finishes is a
@@ -24,6 +26,10 @@ use crate::compile::expr::bits_at;
 use crate::compile::stmt::Op;
 use crate::compile::{Block, Frame, Program};
 use crate::state::Pending;
+
+/// [`Searcher::start_pieces`] not counted yet (or, in an owned search,
+/// unknown: as many as fail every overflow bound).
+const UNCOUNTED: u64 = u64::MAX;
 
 /// One level of the search's copies, boxed: a sink that keeps a level
 /// swaps two pointers, not two positions and frames.
@@ -204,22 +210,34 @@ pub trait Sink<const W: usize> {
 /// Where the turn a search explores began: what a move that stops at a
 /// chance event needs to become a position.
 pub struct ChanceAt<'a> {
+    /// The ply and mover of the position searched.
+    pub searched: (u32, u8),
     /// The position when the turn began (its `pending`, the events of a
     /// turn resumed after a chance event, is to be ignored: they are in
-    /// `prefix`).
-    pub start: &'a State,
+    /// `prefix`); `None` in a search that holds it in its first level
+    /// ([`Searcher::search_owned`]), for a sink that needs no position.
+    pub start: Option<&'a State>,
     /// The turn's events before the search began (a turn resumed after a
     /// chance event).
     pub prefix: &'a [Choice],
 }
 
 impl ChanceAt<'_> {
+    /// The turn's start, for a sink that makes positions from it.
+    pub fn start(&self) -> Result<&State, RunError> {
+        self.start.ok_or_else(|| internal("a chance stop without the position searched"))
+    }
+
     /// The position after the move `path` that stops at a chance event:
     /// the turn's start with its events so far.
-    pub fn state<const W: usize>(&self, p: &Program<W>, path: &[(u16, Pick<W>)]) -> State {
-        let mut out = self.start.clone();
-        self.state_into(p, path, &mut out);
-        out
+    pub fn state<const W: usize>(
+        &self,
+        p: &Program<W>,
+        path: &[(u16, Pick<W>)],
+    ) -> Result<State, RunError> {
+        let mut out = self.start()?.clone();
+        self.state_into(p, path, &mut out)?;
+        Ok(out)
     }
 
     /// [`ChanceAt::state`] into `out` (a position of the same game),
@@ -229,11 +247,12 @@ impl ChanceAt<'_> {
         p: &Program<W>,
         path: &[(u16, Pick<W>)],
         out: &mut State,
-    ) {
-        if out.same_shape(self.start) {
-            out.copy_unpending(self.start);
+    ) -> Result<(), RunError> {
+        let start = self.start()?;
+        if out.same_shape(start) {
+            out.copy_unpending(start);
         } else {
-            out.clone_from(self.start);
+            out.clone_from(start);
         }
         let pd = out.pending.get_or_insert_with(|| {
             Box::new(Pending {
@@ -245,6 +264,7 @@ impl ChanceAt<'_> {
         pd.events.clear();
         pd.events.extend_from_slice(self.prefix);
         pd.events.extend(path.iter().map(|&(site, pick)| super::machine::choice_of(p, site, pick)));
+        Ok(())
     }
 }
 
@@ -260,8 +280,10 @@ pub struct Searcher<const W: usize> {
     prefix: Vec<Choice>,
     /// How many pieces the zones held when the turn began, once asked,
     /// or a bound the caller gave (pass 14's overflow bound, for turns
-    /// without `add`).
-    start_pieces: Option<u64>,
+    /// without `add`); [`UNCOUNTED`] before. Not an `Option`: the
+    /// searcher, which perft moves by value at every node, stays within
+    /// 128 bytes, which a move copies without a call.
+    start_pieces: u64,
     /// The level whose frame holds the memo tables the levels share (see
     /// [`Searcher::memos_to`]); a `u32` beside `budget`, so that the
     /// searcher, which perft moves by value at every node, stays small.
@@ -270,6 +292,10 @@ pub struct Searcher<const W: usize> {
     /// made when first asked (a searcher is moved by value, and most
     /// never meet a chance node).
     chance: Option<Box<(Option<Level<W>>, Options<W>)>>,
+    /// In an owned search ([`Searcher::search_owned`]): the address of the
+    /// first level's position, which the search may hand to its sink but
+    /// never changes (0 otherwise).
+    root: usize,
 }
 
 impl<const W: usize> Default for Searcher<W> {
@@ -280,9 +306,10 @@ impl<const W: usize> Default for Searcher<W> {
             path: Vec::new(),
             budget: NODE_LIMIT,
             prefix: Vec::new(),
-            start_pieces: None,
+            start_pieces: UNCOUNTED,
             memo_at: 0,
             chance: None,
+            root: 0,
         }
     }
 }
@@ -423,13 +450,14 @@ impl<const W: usize> Searcher<W> {
             }
         }
         let start = st;
+        self.root = 0;
         let fr = &mut self.levels[0].fr;
         fr.epoch += 1;
         fr.steps = 0;
         fr.err = None;
         self.path.clear();
         self.budget = p.t.max_choices;
-        self.start_pieces = pieces;
+        self.start_pieces = pieces.unwrap_or(UNCOUNTED);
         let mut pc = 0;
         if p.has_chance {
             self.prefix.clear();
@@ -438,8 +466,83 @@ impl<const W: usize> Searcher<W> {
             let lv = &mut self.levels[0];
             pc = replay_events(p, &mut lv.st, &mut lv.fr, prefix)?;
         }
-        self.explore(p, start, 0, pc, sink, true)?;
+        self.explore(p, Some(start), 0, pc, sink, true)?;
         Ok(())
+    }
+
+    /// [`Searcher::search_within`] of the position in `st`, moved into the
+    /// search's first level instead of copied there (`st` holds a spare
+    /// position meanwhile): for a turn that begins with a decision, of a
+    /// program whose mover decides nothing after a chance event
+    /// ([`Program::owned_search`]), and a position not under way. The
+    /// search never changes that position (no option runs in the first
+    /// level); its sink may keep it, with a level, as it keeps any.
+    /// Afterwards [`Searcher::give_back`] moves it back when the sink did
+    /// not keep it — always when the search found no move. A caller plays
+    /// a move found into `st` (which [`Successors::play_out`] writes
+    /// whole), and never reads `st` before that or a give-back.
+    pub fn search_owned(
+        &mut self,
+        p: &Program<W>,
+        st: &mut Box<State>,
+        sink: &mut impl Sink<W>,
+        pieces: Option<u64>,
+    ) -> Result<(), RunError> {
+        if !p.owned_search || st.pending.is_some() {
+            return Err(internal("an owned search of a turn that does not allow it"));
+        }
+        if self.levels.is_empty() {
+            self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
+        }
+        std::mem::swap(&mut self.levels[0].st, st);
+        let root = &*self.levels[0].st;
+        self.root = root as *const State as usize;
+        if p.reads_start {
+            // Each player's pieces now, for the questions asked by change.
+            let (first, rest) = self.levels.split_at_mut(1);
+            if let Some(f) = first.first_mut() {
+                for lv in rest.iter_mut() {
+                    for (i, x) in lv.fr.start.iter_mut().enumerate() {
+                        *x = bits_at(&f.st, i);
+                    }
+                }
+                let LevelData { st, fr } = &mut **f;
+                for (i, x) in fr.start.iter_mut().enumerate() {
+                    *x = bits_at(st, i);
+                }
+            }
+        }
+        // The overflow bounds read the pieces at the turn's start, which
+        // the search does not keep beside its first level: counted now.
+        let tails =
+            p.chance_tails.iter().any(Option::is_some) || p.sure_tails.iter().any(Option::is_some);
+        self.start_pieces = match pieces {
+            Some(n) => n,
+            None if tails => self.levels[0].st.zone_pieces(p.t.counter_base),
+            None => UNCOUNTED,
+        };
+        let fr = &mut self.levels[0].fr;
+        fr.epoch += 1;
+        fr.steps = 0;
+        fr.err = None;
+        self.path.clear();
+        self.budget = p.t.max_choices;
+        self.prefix.clear();
+        self.explore(p, None, 0, 0, sink, true).map(|_| ())
+    }
+
+    /// After [`Searcher::search_owned`]: moves the position searched back
+    /// into `st` if the search still holds it (its sink kept no level
+    /// with it); false (`st` unchanged) otherwise.
+    pub fn give_back(&mut self, st: &mut Box<State>) -> bool {
+        let root = std::mem::take(&mut self.root);
+        match self.levels.first_mut() {
+            Some(lv) if root != 0 && &*lv.st as *const State as usize == root => {
+                std::mem::swap(&mut lv.st, st);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Explores from level `b` at op `pc`; `start` is the position where
@@ -447,10 +550,11 @@ impl<const W: usize> Searcher<W> {
     /// level is a decision's own, lent to one of its options: every option
     /// here is then explored in a copy (or, again, lent), so that the level
     /// stays as it was for the decision's later options.
+    #[inline(always)]
     fn explore(
         &mut self,
         p: &Program<W>,
-        start: &State,
+        start: Option<&State>,
         b: usize,
         pc: u32,
         sink: &mut impl Sink<W>,
@@ -481,7 +585,7 @@ impl<const W: usize> Searcher<W> {
     fn forked(
         &mut self,
         p: &Program<W>,
-        start: &State,
+        start: Option<&State>,
         b: usize,
         at: u32,
         sink: &mut impl Sink<W>,
@@ -493,7 +597,8 @@ impl<const W: usize> Searcher<W> {
         if matches!(block.ops.get(at as usize), Some(Op::Reveal { .. })) {
             // A face-down piece: the run stops here only when the end is
             // face down, so chance has outcomes. The move ends here.
-            let chance_at = ChanceAt { start, prefix: &self.prefix };
+            let chance_at =
+                ChanceAt { searched: self.searched(start), start, prefix: &self.prefix };
             return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
         }
         while self.opts.len() <= depth {
@@ -532,7 +637,8 @@ impl<const W: usize> Searcher<W> {
         let lent = !owned && sink.groups();
         if chance {
             // The move ends here: chance decides what comes next.
-            let chance_at = ChanceAt { start, prefix: &self.prefix };
+            let chance_at =
+                ChanceAt { searched: self.searched(start), start, prefix: &self.prefix };
             return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
         }
         if n as u32 > self.budget {
@@ -588,6 +694,9 @@ impl<const W: usize> Searcher<W> {
                 _ => false,
             };
         let group = groups && owned && !sink.reads_only() && sink.groups();
+        // The last option runs in this level, but in the first level of an
+        // owned search, whose position is the caller's (`search_owned`).
+        let in_place = owned && !group && !(b == 0 && self.root != 0);
         // Options that are the cells of a set, or placements, are taken in
         // order.
         let mut cells = self.opts[depth].cells;
@@ -606,7 +715,7 @@ impl<const W: usize> Searcher<W> {
                 group || (lend && lends(p, super::machine::resume_of(block, at, pick)));
             // For a grouping sink the last option too is explored lent, so
             // that the level goes to the group whole.
-            let (nb, resume) = if i + 1 == n && owned && !group {
+            let (nb, resume) = if i + 1 == n && in_place {
                 let lv = &mut self.levels[b];
                 (b, bind(p, block, at, &mut lv.st, &mut lv.fr, pick))
             } else {
@@ -720,7 +829,7 @@ impl<const W: usize> Searcher<W> {
     fn chance_tail(
         &mut self,
         p: &Program<W>,
-        start: &State,
+        start: Option<&State>,
         b: usize,
         pc: u32,
         sink: &mut impl Sink<W>,
@@ -737,7 +846,7 @@ impl<const W: usize> Searcher<W> {
             // No zone can overflow on the way: all zones together hold at
             // most 65535 pieces, now or (a turn without `add`) at its start.
             let pieces = if ct.no_adds {
-                *self.start_pieces.get_or_insert_with(|| start.zone_pieces(p.t.counter_base))
+                self.pieces_at_start(p, start)
             } else {
                 self.levels[b].st.zone_pieces(p.t.counter_base)
             };
@@ -745,7 +854,7 @@ impl<const W: usize> Searcher<W> {
                 return Ok(None);
             }
         }
-        let chance_at = ChanceAt { start, prefix: &self.prefix };
+        let chance_at = ChanceAt { searched: self.searched(start), start, prefix: &self.prefix };
         let (lv, opts) = (&mut self.levels[b], &mut self.opts[self.path.len()]);
         if lent {
             return sink.lazy_chance_lent(p, pc, &self.path, opts, &chance_at).map(Some);
@@ -781,15 +890,45 @@ fn chance_tail_holds<const W: usize>(
 }
 
 impl<const W: usize> Searcher<W> {
+    /// How many pieces the zones held when the turn began (remembered
+    /// once asked); unknown without the position (an owned search that
+    /// was not told), as many as would fail every overflow bound.
+    fn pieces_at_start(&mut self, p: &Program<W>, start: Option<&State>) -> u64 {
+        match (self.start_pieces, start) {
+            (UNCOUNTED, Some(s)) => {
+                self.start_pieces = s.zone_pieces(p.t.counter_base);
+                self.start_pieces
+            }
+            (n, _) => n,
+        }
+    }
+
+    /// The ply and mover of the position searched: `start`'s, or in an
+    /// owned search the first level's, which holds it until the search
+    /// hands it over with the first level's decision, its last.
+    fn searched(&self, start: Option<&State>) -> (u32, u8) {
+        match (start, self.levels.first()) {
+            (Some(s), _) => (s.ply, s.current),
+            (None, Some(lv)) => (lv.st.ply, lv.st.current),
+            (None, None) => (0, 0),
+        }
+    }
+
     /// Whether every option of sure-tail decision `site` (pass 22) at
     /// level `b` now completes (see [`sure_tail_holds`]). Out of line, to
     /// keep `explore` small.
     #[inline(never)]
-    fn sure_tail_holds(&mut self, p: &Program<W>, start: &State, b: usize, site: u16) -> bool {
+    fn sure_tail_holds(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        site: u16,
+    ) -> bool {
         let Some(Some(t)) = p.sure_tails.get(site as usize) else { return false };
         // A turn without `add` never holds more pieces than at its start.
         let pieces = if t.no_adds {
-            *self.start_pieces.get_or_insert_with(|| start.zone_pieces(p.t.counter_base))
+            self.pieces_at_start(p, start)
         } else {
             self.levels[b].st.zone_pieces(p.t.counter_base)
         };
@@ -1589,7 +1728,7 @@ impl<const W: usize> Successors<W> {
         self.kept_start = true;
         self.prefix.clear();
         self.prefix.extend_from_slice(at.prefix);
-        self.searched = (at.start.ply, at.start.current);
+        self.searched = at.searched;
     }
 }
 

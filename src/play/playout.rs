@@ -139,6 +139,8 @@ fn playout_w<const W: usize>(
     // at every later position.
     let pieces = p.fixed_pieces.then(|| start.zone_pieces(p.t.counter_base));
     succ.drawing(draw);
+    // Moves drawn among candidates (pass 15) keep the position searched.
+    let draws = draw && p.sites.iter().any(|s| s.drawn.is_some());
     let mut branching = 0;
     // A ply is a move of a player, or a turn that chance alone played.
     let mut plies = 0;
@@ -180,8 +182,24 @@ fn playout_w<const W: usize>(
             continue;
         }
         succ.clear(p.t.players);
-        searcher.search_within(p, &s, succ, pieces)?;
+        // The position moves into the search instead of a copy when
+        // nothing reads it afterwards but the move played into it (or,
+        // without a move, `on no moves`, once the search gives it back):
+        // not at the length cap, which ends the playout on it, nor where
+        // moves are drawn among candidates (kept with it).
+        let owned = p.owned_search && s.pending.is_none() && plies < max_plies && !draws;
+        if owned {
+            searcher.search_owned(p, &mut s, succ, pieces)?;
+        } else {
+            searcher.search_within(p, &s, succ, pieces)?;
+        }
         let n = succ.total;
+        if owned && (n == 0 || succ.candidates > 0) && !searcher.give_back(&mut s) {
+            return Err(RunError {
+                message: "internal error: a search kept the position it was to give back".into(),
+                span: Default::default(),
+            });
+        }
         if succ.candidates > 0 {
             // Some moves are candidates of a drawn decision (pass 15):
             // drawn without running them all. The length cap is checked

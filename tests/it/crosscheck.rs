@@ -174,6 +174,28 @@ fn cases() -> Vec<(String, Game)> {
                 }\n\
                 on no moves { pass }";
     out.push(("take first".into(), crate::game_text(take_first).expect("take-first game")));
+    // A first decision whose options run into a draw (a chance tail), and
+    // a decision of the mover after the draw: a move played may leave the
+    // turn under way, made from the position searched, so the search
+    // copies that position (no owned search).
+    let draw_then_place = "players A, B\nboard square 3 by 3\npiece Stone\npiece Red\npiece Blue\n\
+                zone bag shared ordered hidden\nzone pile per player\n\
+                setup { add 6 Red to bag  add 6 Blue to bag  shuffle bag }\n\
+                turn {\n\
+                  choose c in cells where empty(c)\n\
+                  place Stone at c\n\
+                  move first(bag) from bag to pile(me)\n\
+                  if count(pile(me), Red) >= 2 and (count x in cells: empty(x)) > 0 {\n\
+                    choose e in cells where empty(e) as \"extra\"\n\
+                    place Stone at e\n\
+                  }\n\
+                  if size(pieces(me)) >= 4 { win me }\n\
+                }\n\
+                on no moves { draw }";
+    out.push((
+        "draw then place".into(),
+        crate::game_text(draw_then_place).expect("draw-then-place game"),
+    ));
     // The piece on a cell to or from its owner's zone (`add kind(c) to
     // pool(owner(c))`, and `take`, which fails when that pool has none of
     // the kind): either player's pieces, either kind.

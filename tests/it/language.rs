@@ -676,9 +676,17 @@ fn bundled_games_use_their_compile_passes() {
                 "sure tail: the options of decision 6 (`card`) are moves when the position allows",
                 "argument read in place: a `def`'s one parameter",
                 "arms that decide: each arm of `either` 4 begins with a decision",
+                "owned search: the position searched is held, not copied",
             ],
         ),
-        ("connect4.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),
+        (
+            "connect4.game",
+            &[
+                "lines as shifts: `any` over lines",
+                "lazy tail after decision 0",
+                "owned search: the position searched is held, not copied",
+            ],
+        ),
         ("hex.game", &["set form: options of `choose c`", "lazy tail after decision 1"]),
         (
             "morris.game",
@@ -700,7 +708,14 @@ fn bundled_games_use_their_compile_passes() {
                 "lazy tail after decision 1 (`cover`)",
             ],
         ),
-        ("tictactoe.game", &["lines as shifts: `any` over lines", "lazy tail after decision 0"]),
+        (
+            "tictactoe.game",
+            &[
+                "lines as shifts: `any` over lines",
+                "lazy tail after decision 0",
+                "owned search: the position searched is held, not copied",
+            ],
+        ),
     ];
     for (name, passes) in expect {
         let g = crate::game(name);

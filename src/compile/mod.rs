@@ -889,6 +889,12 @@ pub struct Program<const W: usize> {
     /// event (so a move played never becomes a turn under way, which is
     /// made from the position searched).
     pub owned_search: bool,
+    /// Whether, besides, no chance event can stop a search of a position
+    /// without face-down pieces: the turn has no `random` and shuffles
+    /// nothing (only a shuffle turns pieces face down). Perft's sink then
+    /// never makes a position from the start of the turn, which an owned
+    /// search does not keep beside its first level.
+    pub owned_perft: bool,
     /// Whether the search must record each player's pieces at the start
     /// of a turn ([`Frame::start`]): some pass reads them.
     pub reads_start: bool,
@@ -1218,6 +1224,9 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     if owned_search {
         notes.push("owned search: the position searched is held, not copied".into());
     }
+    let owned_perft = owned_search
+        && !turn.ops.iter().any(|op| matches!(op, stmt::Op::Random(_)))
+        && !g.turn.iter().any(opt::shuffles);
     let has_chance = g.has_chance();
     let chance_first = has_chance && stmt::chance_before_decision(&turn);
     let adds = |b: &[ir::Stmt]| b.iter().any(opt::adds_pieces);
@@ -1241,6 +1250,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         uses_memos,
         group_lists,
         owned_search,
+        owned_perft,
         reads_start,
         sites,
         chance_tails,

@@ -2386,6 +2386,20 @@ pub(crate) fn adds_pieces(s: &Stmt) -> bool {
     }
 }
 
+/// Whether `s` (or a statement inside it) shuffles a zone, which turns its
+/// pieces face down.
+pub(crate) fn shuffles(s: &Stmt) -> bool {
+    let any = |b: &[Stmt]| b.iter().any(shuffles);
+    match &s.kind {
+        StmtKind::Shuffle(_) => true,
+        StmtKind::Either { branches, .. } => branches.iter().any(|b| any(b)),
+        StmtKind::For { body, .. } | StmtKind::Block(_, body) => any(body),
+        StmtKind::While { pre, body, .. } => any(pre) || any(body),
+        StmtKind::If { then, otherwise, .. } => any(then) || any(otherwise),
+        _ => false,
+    }
+}
+
 /// What the chance-tail pass learns walking a tail.
 struct TailWalk {
     facts: Facts,

@@ -377,6 +377,60 @@ fn perft_w<const W: usize>(
     perft_w(p, &st, depth - 1, cx, level + 1)
 }
 
+/// [`perft_w`] of a position the caller does not read again (a run's
+/// result, a lazy option completed): moved into the search instead of
+/// copied ([`search::Searcher::search_owned`]) where the program allows
+/// it and no chance event can stop the search (no face-down piece now, and
+/// [`Program::owned_perft`]: none can appear); the caller's box holds a
+/// spare position afterwards. Otherwise as [`perft_w`].
+fn perft_own<const W: usize>(
+    p: &Program<W>,
+    s: &mut Box<State>,
+    depth: u32,
+    cx: &mut PerftCx<W>,
+    level: usize,
+) -> Result<u64, RunError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    let owned = p.owned_perft
+        && s.outcome.is_none()
+        && s.pending.is_none()
+        && !s.seqs.iter().any(crate::state::Seq::any_hidden);
+    if !owned {
+        return perft_w(p, s, depth, cx, level);
+    }
+    while cx.stack.len() <= level {
+        cx.stack.push(search::Searcher::default());
+    }
+    let mut searcher = std::mem::take(&mut cx.stack[level]);
+    let pieces = cx.pieces;
+    let mut sink = PerftSink { depth, cx, level, nodes: 0, leaves: 0 };
+    let r = searcher.search_owned(p, s, &mut sink, pieces);
+    let (nodes, leaves) = (sink.nodes, sink.leaves);
+    // Without a move the search still holds the position: back it comes.
+    let back = leaves == 0 && searcher.give_back(s);
+    cx.stack[level] = searcher;
+    r?;
+    if leaves > 0 {
+        return Ok(nodes);
+    }
+    if !back {
+        return Err(RunError {
+            message: "internal error: a search kept the position it was to give back".into(),
+            span: Default::default(),
+        });
+    }
+    let st = stuck_in(p, s, &mut cx.stack[level])?;
+    if st.outcome.is_some() {
+        return Ok(0);
+    }
+    if depth == 1 {
+        return Ok(1);
+    }
+    perft_w(p, &st, depth - 1, cx, level + 1)
+}
+
 /// [`perft_w`] of chance node `s`: the sum over its `outcomes`, or one
 /// drawn when sampling.
 fn perft_outcomes<const W: usize>(
@@ -419,12 +473,14 @@ struct PerftSink<'a, const W: usize> {
 }
 
 impl<const W: usize> PerftSink<'_, W> {
-    /// The nodes below finished turn `st`, after the turn passes.
+    /// The nodes below finished turn `st`, after the turn passes (the
+    /// search does not read `st` again: it may be moved into the search
+    /// below).
     #[inline(never)]
-    fn below(&mut self, p: &Program<W>, st: &mut State) -> Result<bool, RunError> {
+    fn below(&mut self, p: &Program<W>, st: &mut Box<State>) -> Result<bool, RunError> {
         search::advance(st, p.t.players);
         search::settle(p, st)?;
-        self.nodes += perft_w(p, st, self.depth - 1, self.cx, self.level + 1)?;
+        self.nodes += perft_own(p, st, self.depth - 1, self.cx, self.level + 1)?;
         Ok(true)
     }
 }
@@ -550,7 +606,9 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
             };
             search::advance(&mut lv.st, p.t.players);
             search::settle(p, &mut lv.st)?;
-            self.nodes += perft_w(p, &lv.st, self.depth - 1, self.cx, self.level + 1)?;
+            // Not read again (the next option is completed over it, the
+            // fork is spent): moved into the search below.
+            self.nodes += perft_own(p, &mut lv.st, self.depth - 1, self.cx, self.level + 1)?;
         }
         if self.cx.scratch.len() <= self.level {
             self.cx.scratch.resize_with(self.level + 1, || None);

@@ -97,6 +97,44 @@ fn perft_expands_the_draws_from_a_face_down_deck() {
 }
 
 #[test]
+fn perft_through_a_move_that_leaves_the_deck_face_down() {
+    // Each turn the mover waits (two ways) or draws (two ways) from a
+    // face-down bag of two Red and two Blue. A wait leaves the bag face
+    // down, so the position after it has chance ahead: its perft may not
+    // take the position into the search without the turn's start (the
+    // owned search of perft is only for positions with no face-down piece).
+    let g = game_text(
+        r#"
+game "Wait or draw"
+players A, B
+piece Red
+piece Blue
+zone bag shared ordered hidden
+zone pile per player
+setup { add 2 Red to bag  add 2 Blue to bag  shuffle bag }
+turn {
+    either "wait" {
+        choose n in range(1, 2)
+    } or "draw" {
+        choose k in range(1, 2)
+        move first(bag) from bag to pile(me)
+    }
+}
+"#,
+    )
+    .unwrap();
+    let s = start(&g);
+    // perft(1): 2 waits and 2 draws (a draw ends at the chance event).
+    // perft(2): after a wait, B's 4; after each draw, 2 kinds drawn, then
+    // B's 4: 2 x 4 + 2 x 2 x 4 = 24.
+    // perft(3): wait, wait: 2 x 2 x 4 = 16; wait, draw: 2 x 2 x 2 x 4 = 32;
+    // draw, wait: 2 x 2 x 2 x 4 = 32; draw, draw: 2 x 2 x 2 x 2 x 4 = 64
+    // (three left after the first draw, of both kinds); 144 in all.
+    let got: Vec<u64> = (1..=3).map(|d| perft(&g, &s, d).unwrap()).collect();
+    assert_eq!(got, [4, 24, 144]);
+}
+
+#[test]
 fn random_over_a_zone_weighs_each_piece() {
     let text = "players A, B\npiece Red\npiece Blue\nzone bag shared\n\
                 setup { add 1 Red to bag  add 3 Blue to bag }\n\

@@ -354,19 +354,48 @@ fn perft_w<const W: usize>(
         cx.chance.lists.push(outcomes);
         return r;
     }
+    let (nodes, leaves) =
+        perft_search(cx, depth, level, |sr, sink, pieces| sr.search_within(p, s, sink, pieces))?;
+    if leaves > 0 {
+        return Ok(nodes);
+    }
+    perft_stuck(p, s, depth, cx, level)
+}
+
+/// Runs `search` with the searcher of depth `level` and a perft sink:
+/// the nodes counted and the finished turns found.
+#[inline(always)]
+fn perft_search<const W: usize>(
+    cx: &mut PerftCx<W>,
+    depth: u32,
+    level: usize,
+    search: impl FnOnce(
+        &mut search::Searcher<W>,
+        &mut PerftSink<'_, W>,
+        Option<u64>,
+    ) -> Result<(), RunError>,
+) -> Result<(u64, u64), RunError> {
     while cx.stack.len() <= level {
         cx.stack.push(search::Searcher::default());
     }
     let mut searcher = std::mem::take(&mut cx.stack[level]);
     let pieces = cx.pieces;
     let mut sink = PerftSink { depth, cx, level, nodes: 0, leaves: 0 };
-    let r = searcher.search_within(p, s, &mut sink, pieces);
+    let r = search(&mut searcher, &mut sink, pieces);
     let (nodes, leaves) = (sink.nodes, sink.leaves);
     cx.stack[level] = searcher;
-    r?;
-    if leaves > 0 {
-        return Ok(nodes);
-    }
+    r.map(|()| (nodes, leaves))
+}
+
+/// The nodes of position `s`, whose mover has no move: after `on no
+/// moves`.
+fn perft_stuck<const W: usize>(
+    p: &Program<W>,
+    s: &State,
+    depth: u32,
+    cx: &mut PerftCx<W>,
+    level: usize,
+) -> Result<u64, RunError> {
     let st = stuck_in(p, s, &mut cx.stack[level])?;
     if st.outcome.is_some() {
         return Ok(0);
@@ -400,35 +429,19 @@ fn perft_own<const W: usize>(
     if !owned {
         return perft_w(p, s, depth, cx, level);
     }
-    while cx.stack.len() <= level {
-        cx.stack.push(search::Searcher::default());
-    }
-    let mut searcher = std::mem::take(&mut cx.stack[level]);
-    let pieces = cx.pieces;
-    let mut sink = PerftSink { depth, cx, level, nodes: 0, leaves: 0 };
-    let r = searcher.search_owned(p, s, &mut sink, pieces);
-    let (nodes, leaves) = (sink.nodes, sink.leaves);
-    // Without a move the search still holds the position: back it comes.
-    let back = leaves == 0 && searcher.give_back(s);
-    cx.stack[level] = searcher;
-    r?;
+    let (nodes, leaves) =
+        perft_search(cx, depth, level, |sr, sink, pieces| sr.search_owned(p, s, sink, pieces))?;
     if leaves > 0 {
         return Ok(nodes);
     }
-    if !back {
+    // Without a move the search still holds the position: back it comes.
+    if !cx.stack[level].give_back(s) {
         return Err(RunError {
             message: "internal error: a search kept the position it was to give back".into(),
             span: Default::default(),
         });
     }
-    let st = stuck_in(p, s, &mut cx.stack[level])?;
-    if st.outcome.is_some() {
-        return Ok(0);
-    }
-    if depth == 1 {
-        return Ok(1);
-    }
-    perft_w(p, &st, depth - 1, cx, level + 1)
+    perft_stuck(p, s, depth, cx, level)
 }
 
 /// [`perft_w`] of chance node `s`: the sum over its `outcomes`, or one

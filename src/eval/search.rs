@@ -441,22 +441,9 @@ impl<const W: usize> Searcher<W> {
             self.levels[0].st.copy_from(st);
         }
         self.levels[0].st.pending = None;
-        // Each player's pieces now, for the questions asked by change.
-        if p.reads_start {
-            for lv in &mut self.levels {
-                for (i, x) in lv.fr.start.iter_mut().enumerate() {
-                    *x = bits_at(st, i);
-                }
-            }
-        }
         let start = st;
         self.root = 0;
-        let fr = &mut self.levels[0].fr;
-        fr.epoch += 1;
-        fr.steps = 0;
-        fr.err = None;
-        self.path.clear();
-        self.budget = p.t.max_choices;
+        self.begin(p);
         self.start_pieces = pieces.unwrap_or(UNCOUNTED);
         let mut pc = 0;
         if p.has_chance {
@@ -495,23 +482,8 @@ impl<const W: usize> Searcher<W> {
             self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
         }
         std::mem::swap(&mut self.levels[0].st, st);
-        let root = &*self.levels[0].st;
-        self.root = root as *const State as usize;
-        if p.reads_start {
-            // Each player's pieces now, for the questions asked by change.
-            let (first, rest) = self.levels.split_at_mut(1);
-            if let Some(f) = first.first_mut() {
-                for lv in rest.iter_mut() {
-                    for (i, x) in lv.fr.start.iter_mut().enumerate() {
-                        *x = bits_at(&f.st, i);
-                    }
-                }
-                let LevelData { st, fr } = &mut **f;
-                for (i, x) in fr.start.iter_mut().enumerate() {
-                    *x = bits_at(st, i);
-                }
-            }
-        }
+        self.root = &*self.levels[0].st as *const State as usize;
+        self.begin(p);
         // The overflow bounds read the pieces at the turn's start, which
         // the search does not keep beside its first level: counted now.
         let tails =
@@ -521,14 +493,34 @@ impl<const W: usize> Searcher<W> {
             None if tails => self.levels[0].st.zone_pieces(p.t.counter_base),
             None => UNCOUNTED,
         };
-        let fr = &mut self.levels[0].fr;
+        self.prefix.clear();
+        self.explore(p, None, 0, 0, sink, true).map(|_| ())
+    }
+
+    /// A search's start, its position in the first level: each level's
+    /// record of each player's pieces now (for the questions asked by
+    /// change), the first frame fresh, no path, the whole budget.
+    #[inline(always)]
+    fn begin(&mut self, p: &Program<W>) {
+        let (first, rest) = self.levels.split_at_mut(1);
+        let Some(f) = first.first_mut() else { return };
+        if p.reads_start {
+            for lv in rest.iter_mut() {
+                for (i, x) in lv.fr.start.iter_mut().enumerate() {
+                    *x = bits_at(&f.st, i);
+                }
+            }
+            let LevelData { st, fr } = &mut **f;
+            for (i, x) in fr.start.iter_mut().enumerate() {
+                *x = bits_at(st, i);
+            }
+        }
+        let fr = &mut f.fr;
         fr.epoch += 1;
         fr.steps = 0;
         fr.err = None;
         self.path.clear();
         self.budget = p.t.max_choices;
-        self.prefix.clear();
-        self.explore(p, None, 0, 0, sink, true).map(|_| ())
     }
 
     /// After [`Searcher::search_owned`]: moves the position searched back

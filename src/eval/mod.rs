@@ -704,15 +704,23 @@ pub(crate) fn stuck_in<const W: usize>(
     Ok(st)
 }
 
-fn score_w<const W: usize>(p: &Program<W>, s: &State, pl: u8) -> Result<Option<i64>, RunError> {
+fn score_w<const W: usize>(p: &Program<W>, s: &State, pl: u8) -> Result<Option<i64>, RunError>
+where
+    search::Searcher<W>: search::SearcherSlot,
+{
     let Some((slot, f)) = &p.score else { return Ok(None) };
-    let mut fr = p.new_frame();
-    fr.w[*slot as usize] = i64::from(pl);
-    let mut st = s.clone();
-    let mut cx = crate::compile::Cx { t: &p.t, st: &mut st, fr: &mut fr };
-    let v = f(&mut cx);
-    match fr.err.take() {
-        Some(e) => Err(*e),
-        None => Ok(Some(v)),
-    }
+    // In this thread's scratch run (a position and a frame kept from one
+    // call to the next), not a new frame and a clone each time.
+    search::with_searcher(p, |sr| {
+        let lv = search::fresh(p, &mut sr.chance_run().0, s);
+        let search::LevelData { st, fr } = &mut **lv;
+        if let Some(w) = fr.w.get_mut(*slot as usize) {
+            *w = i64::from(pl);
+        }
+        let v = f(&mut crate::compile::Cx { t: &p.t, st, fr });
+        match fr.err.take() {
+            Some(e) => Err(*e),
+            None => Ok(Some(v)),
+        }
+    })
 }

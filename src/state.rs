@@ -987,12 +987,73 @@ pub(crate) fn rank(
     (outcome, decided_by)
 }
 
+/// [`rank`] of `n` players (at most 8) without lists: player `i` is
+/// `id(i)`, and `cmp(a, b, m)` compares the first `m` keys of players `a`
+/// and `b`. The same answer as [`rank`] (a test holds them equal).
+pub(crate) fn rank_by(
+    n: usize,
+    id: impl Fn(usize) -> u8,
+    nkeys: usize,
+    share: bool,
+    cmp: impl Fn(usize, usize, usize) -> std::cmp::Ordering,
+) -> (Outcome, Option<u8>) {
+    if n == 0 {
+        return (Outcome::Draw, None);
+    }
+    // The last of the best, as `max_by` finds it.
+    let mut best = 0;
+    for i in 1..n {
+        if cmp(i, best, nkeys).is_ge() {
+            best = i;
+        }
+    }
+    // The players equal to the best on the first `m` keys, as bits.
+    let top = |m: usize| (0..n).filter(|&i| cmp(i, best, m).is_eq()).fold(0u8, |w, i| w | 1 << i);
+    let winners = top(nkeys);
+    let count = winners.count_ones() as usize;
+    let decided_by = (count < n)
+        .then(|| (1..=nkeys).find(|&m| top(m) == winners).map(|m| (m - 1) as u8))
+        .flatten();
+    let outcome = if count == 1 {
+        Outcome::Win(id(winners.trailing_zeros() as usize))
+    } else if count == n && !share {
+        Outcome::Draw
+    } else {
+        Outcome::Shared((0..n).filter(|&i| winners >> i & 1 == 1).fold(0, |m, i| m | 1 << id(i)))
+    };
+    (outcome, decided_by)
+}
+
 #[cfg(test)]
 mod tests {
     use super::Seq;
 
     fn seq(front: &[u16], middle: &[u16], back: &[u16]) -> Seq {
         Seq { front: front.to_vec(), middle: middle.to_vec(), back: back.to_vec() }
+    }
+
+    #[test]
+    fn rank_by_ranks_as_rank_does() {
+        // Small values, so that ties on some keys are common.
+        let mut rng = crate::rng::Rng::new(11);
+        for _ in 0..5000 {
+            let n = rng.below(9);
+            let nkeys = 1 + rng.below(4);
+            let share = rng.below(2) == 1;
+            let ids: Vec<u8> = (0..n).map(|_| rng.below(8) as u8).collect();
+            let vals: Vec<Vec<i64>> =
+                (0..n).map(|_| (0..nkeys).map(|_| rng.below(3) as i64).collect()).collect();
+            let scored: Vec<(u8, Vec<Vec<i64>>)> =
+                (0..n).map(|i| (ids[i], vals[i].iter().map(|&v| vec![v]).collect())).collect();
+            let got = super::rank_by(
+                n,
+                |i| ids[i],
+                nkeys,
+                share,
+                |a, b, m| vals[a][..m].cmp(&vals[b][..m]),
+            );
+            assert_eq!(got, super::rank(scored, nkeys, share), "{ids:?} {vals:?} {share}");
+        }
     }
 
     #[test]

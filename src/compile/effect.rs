@@ -804,6 +804,8 @@ pub fn compare<const W: usize>(
     share: bool,
     span: Span,
 ) -> StmtFn<W> {
+    // Keys that are numbers, few enough for the fast path below.
+    let values = keys.len() <= 4 && keys.iter().all(|k| matches!(k, CKey::Value(_)));
     Box::new(move |cx| {
         let d = dom(cx);
         check!(cx);
@@ -814,6 +816,29 @@ pub fn compare<const W: usize>(
             }
             true
         });
+        if let (true, Var::W(v), true) = (values, var, players.len() <= 8) {
+            // Numbers for at most eight players: ranked in place.
+            let mut vals = [[0i64; 4]; 8];
+            for (pl, row) in players.iter().zip(vals.iter_mut()) {
+                cx.fr.w[v as usize] = *pl;
+                for (k, x) in keys.iter().zip(row.iter_mut()) {
+                    if let CKey::Value(e) = k {
+                        *x = e(cx);
+                    }
+                }
+            }
+            check!(cx);
+            let (outcome, decided_by) = crate::state::rank_by(
+                players.len(),
+                |i| players.get(i).map_or(0, |&p| p as u8),
+                keys.len(),
+                share,
+                |a, b, m| vals[a][..m].cmp(&vals[b][..m]),
+            );
+            cx.st.outcome = Some(outcome);
+            cx.st.decided_by = decided_by;
+            return Ctl::Done;
+        }
         let mut scored: Vec<(u8, Vec<Vec<i64>>)> = Vec::new();
         for pl in players {
             if let Var::W(i) = var {

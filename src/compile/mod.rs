@@ -884,10 +884,13 @@ pub struct Program<const W: usize> {
     pub group_lists: bool,
     /// Whether a search may hold the position it searches in its first
     /// level instead of a copy (`Searcher::search_owned`): the turn
-    /// begins with a decision (so no run changes that level before its
-    /// options are listed) and the mover decides nothing after a chance
-    /// event (so a move played never becomes a turn under way, which is
-    /// made from the position searched).
+    /// begins with a decision, and the decisions met in that level
+    /// without a run (that one, the arms of an `either` that decide at
+    /// once, the decision after a `choose` followed by one) hand their
+    /// options over unrun (lazy, sure or chance tails, chance itself), so
+    /// that no option runs there; and the mover decides nothing after a
+    /// chance event (so a move played never leaves the turn under way,
+    /// which is made from the position searched).
     pub owned_search: bool,
     /// Whether, besides, no chance event can stop a search of a position
     /// without face-down pieces: the turn has no `random` and shuffles
@@ -1088,7 +1091,6 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
-
     let decides = |&a: &u32| turn.ops.get(a as usize).is_some_and(stmt::Op::is_decision);
     for (pc, op) in turn.ops.iter().enumerate() {
         if let stmt::Op::Choose(ch) = op {

@@ -956,7 +956,9 @@ pub(crate) fn rank(
     nkeys: usize,
     share: bool,
 ) -> (Outcome, Option<u8>) {
-    let cmp = |a: &[Vec<i64>], b: &[Vec<i64>]| {
+    // Keys compared value by value, a missing value as 0 (a descending
+    // key's lists may differ in length).
+    let keys = |a: &[Vec<i64>], b: &[Vec<i64>]| {
         for (x, y) in a.iter().zip(b.iter()) {
             for j in 0..x.len().max(y.len()) {
                 let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
@@ -967,29 +969,22 @@ pub(crate) fn rank(
         }
         std::cmp::Ordering::Equal
     };
-    let Some(best) = scored.iter().map(|s| &s.1).max_by(|a, b| cmp(a, b)).cloned() else {
-        return (Outcome::Draw, None);
-    };
-    let top = |n: usize| -> Vec<u8> {
-        let best = &best[..n];
-        scored.iter().filter(|s| cmp(&s.1[..n], best).is_eq()).map(|s| s.0).collect()
-    };
-    let winners = top(nkeys);
-    // The first key after which the best players are already the final ones.
-    let decided_by = (winners.len() < scored.len())
-        .then(|| (1..=nkeys).find(|&n| top(n) == winners).map(|n| (n - 1) as u8))
-        .flatten();
-    let outcome = match winners.as_slice() {
-        [w] => Outcome::Win(*w),
-        _ if winners.len() == scored.len() && !share => Outcome::Draw,
-        _ => Outcome::Shared(winners.iter().fold(0, |m, w| m | (1 << w))),
-    };
-    (outcome, decided_by)
+    let first = |i: usize, m: usize| scored.get(i).map_or(&[][..], |s| &s.1[..m.min(s.1.len())]);
+    rank_by(
+        scored.len(),
+        |i| scored.get(i).map_or(0, |s| s.0),
+        nkeys,
+        share,
+        |a, b, m| keys(first(a, m), first(b, m)),
+    )
 }
 
-/// [`rank`] of `n` players (at most 8) without lists: player `i` is
-/// `id(i)`, and `cmp(a, b, m)` compares the first `m` keys of players `a`
-/// and `b`. The same answer as [`rank`] (a test holds them equal).
+/// The outcome of a `compare` of `n` entries, entry `i` being player
+/// `id(i)`, where `cmp(a, b, m)` compares the first `m` keys of entries
+/// `a` and `b`: the best (the last of the equal best) wins, or the
+/// entries equal to it share the win (or draw, when that is all of them
+/// and ties do not share); with it, the first key after which the best
+/// were already the final ones, when not everybody is. Makes no lists.
 pub(crate) fn rank_by(
     n: usize,
     id: impl Fn(usize) -> u8,
@@ -1007,19 +1002,17 @@ pub(crate) fn rank_by(
             best = i;
         }
     }
-    // The players equal to the best on the first `m` keys, as bits.
-    let top = |m: usize| (0..n).filter(|&i| cmp(i, best, m).is_eq()).fold(0u8, |w, i| w | 1 << i);
-    let winners = top(nkeys);
-    let count = winners.count_ones() as usize;
+    // The players equal to the best on the first `m` keys, in order.
+    let (cmp, id) = (&cmp, &id);
+    let top = move |m: usize| (0..n).filter(move |&i| cmp(i, best, m).is_eq()).map(id);
+    let count = top(nkeys).count();
     let decided_by = (count < n)
-        .then(|| (1..=nkeys).find(|&m| top(m) == winners).map(|m| (m - 1) as u8))
+        .then(|| (1..=nkeys).find(|&m| top(m).eq(top(nkeys))).map(|m| (m - 1) as u8))
         .flatten();
-    let outcome = if count == 1 {
-        Outcome::Win(id(winners.trailing_zeros() as usize))
-    } else if count == n && !share {
-        Outcome::Draw
-    } else {
-        Outcome::Shared((0..n).filter(|&i| winners >> i & 1 == 1).fold(0, |m, i| m | 1 << id(i)))
+    let outcome = match top(nkeys).next() {
+        Some(w) if count == 1 => Outcome::Win(w),
+        _ if count == n && !share => Outcome::Draw,
+        _ => Outcome::Shared(top(nkeys).fold(0, |m, w| m | (1 << w))),
     };
     (outcome, decided_by)
 }
@@ -1032,27 +1025,77 @@ mod tests {
         Seq { front: front.to_vec(), middle: middle.to_vec(), back: back.to_vec() }
     }
 
+    /// The ranking `compare` had before [`super::rank_by`], with lists:
+    /// the oracle the test below holds the shared ranking to.
+    fn rank_lists(
+        scored: &[(u8, Vec<Vec<i64>>)],
+        nkeys: usize,
+        share: bool,
+    ) -> (super::Outcome, Option<u8>) {
+        use super::Outcome;
+        let cmp = |a: &[Vec<i64>], b: &[Vec<i64>]| {
+            for (x, y) in a.iter().zip(b.iter()) {
+                for j in 0..x.len().max(y.len()) {
+                    let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
+                    if u != v {
+                        return u.cmp(&v);
+                    }
+                }
+            }
+            std::cmp::Ordering::Equal
+        };
+        let Some(best) = scored.iter().map(|s| &s.1).max_by(|a, b| cmp(a, b)).cloned() else {
+            return (Outcome::Draw, None);
+        };
+        let top = |n: usize| -> Vec<u8> {
+            let best = &best[..n];
+            scored.iter().filter(|s| cmp(&s.1[..n], best).is_eq()).map(|s| s.0).collect()
+        };
+        let winners = top(nkeys);
+        let decided_by = (winners.len() < scored.len())
+            .then(|| (1..=nkeys).find(|&n| top(n) == winners).map(|n| (n - 1) as u8))
+            .flatten();
+        let outcome = match winners.as_slice() {
+            [w] => Outcome::Win(*w),
+            _ if winners.len() == scored.len() && !share => Outcome::Draw,
+            _ => Outcome::Shared(winners.iter().fold(0, |m, w| m | (1 << w))),
+        };
+        (outcome, decided_by)
+    }
+
     #[test]
-    fn rank_by_ranks_as_rank_does() {
-        // Small values, so that ties on some keys are common.
+    fn rank_ranks_as_the_lists_did() {
+        // Small values, so that ties on some keys are common; players may
+        // repeat; a descending key's lists may differ in length.
         let mut rng = crate::rng::Rng::new(11);
         for _ in 0..5000 {
             let n = rng.below(9);
             let nkeys = 1 + rng.below(4);
             let share = rng.below(2) == 1;
-            let ids: Vec<u8> = (0..n).map(|_| rng.below(8) as u8).collect();
-            let vals: Vec<Vec<i64>> =
-                (0..n).map(|_| (0..nkeys).map(|_| rng.below(3) as i64).collect()).collect();
-            let scored: Vec<(u8, Vec<Vec<i64>>)> =
-                (0..n).map(|i| (ids[i], vals[i].iter().map(|&v| vec![v]).collect())).collect();
-            let got = super::rank_by(
+            let scored: Vec<(u8, Vec<Vec<i64>>)> = (0..n)
+                .map(|_| {
+                    let keys = (0..nkeys)
+                        .map(|_| (0..1 + rng.below(2)).map(|_| rng.below(3) as i64).collect())
+                        .collect();
+                    (rng.below(8) as u8, keys)
+                })
+                .collect();
+            let want = rank_lists(&scored, nkeys, share);
+            // Numbers alone, through the table `compare` ranks them in.
+            let firsts: Vec<Vec<i64>> =
+                scored.iter().map(|s| s.1.iter().map(|k| k[0]).collect()).collect();
+            let ids: Vec<u8> = scored.iter().map(|s| s.0).collect();
+            let numbers: Vec<(u8, Vec<Vec<i64>>)> =
+                scored.iter().map(|s| (s.0, s.1.iter().map(|k| vec![k[0]]).collect())).collect();
+            let by = super::rank_by(
                 n,
                 |i| ids[i],
                 nkeys,
                 share,
-                |a, b, m| vals[a][..m].cmp(&vals[b][..m]),
+                |a, b, m| firsts[a][..m].cmp(&firsts[b][..m]),
             );
-            assert_eq!(got, super::rank(scored, nkeys, share), "{ids:?} {vals:?} {share}");
+            assert_eq!(by, rank_lists(&numbers, nkeys, share), "{numbers:?} {share}");
+            assert_eq!(super::rank(scored.clone(), nkeys, share), want, "{scored:?} {share}");
         }
     }
 

@@ -467,7 +467,8 @@ impl<const W: usize> Tables<W> {
     /// for a cell off the board).
     #[inline(always)]
     pub fn stepped_from(&self, c: CellId, d: usize) -> Set<W> {
-        let i = (c as usize).saturating_mul(self.dirs + 1).saturating_add(d);
+        // A cell id is 16 bits and `d` at most the number of directions.
+        let i = c as usize * (self.dirs + 1) + d;
         self.stepped.get(i).copied().unwrap_or(Set::EMPTY)
     }
 

@@ -4026,6 +4026,9 @@ impl<const W: usize> Compiler<'_, W> {
         if round.next().is_some() {
             return None;
         }
+        // Whether the rounds leave the cell they step from as it is (a
+        // constant, or a local no round assigns).
+        let mut fixed_origin = true;
         let from = if cell == slot {
             if self.ty(&Expr::Local(slot, span)) != Ty::Cell {
                 return None;
@@ -4046,7 +4049,12 @@ impl<const W: usize> Compiler<'_, W> {
             match &args[0] {
                 Expr::Const(Value::Cell(c)) => GuardCell::StepFromConst(*c),
                 Expr::Local(c, _) if !bound.contains(c) => match self.var(*c) {
-                    Var::W(i) => GuardCell::StepFromSlot(i as usize),
+                    Var::W(i) => {
+                        let mut changed = Vec::new();
+                        assigned(body, &mut changed);
+                        fixed_origin = !changed.contains(c);
+                        GuardCell::StepFromSlot(i as usize)
+                    }
                     _ => return None,
                 },
                 _ => return None,
@@ -4077,12 +4085,11 @@ impl<const W: usize> Compiler<'_, W> {
         };
         // The leaf `let`s computed in the test's closure (pass 26).
         let body = self.stmt_fns_then(lets, Some(test));
-        // One statement (the `let`s computed in the test's closure, pass
-        // 26): called without the statement loop.
-        let round = move |cx: &mut Cx<'_, W>, body: &[super::effect::StmtFn<W>]| match body {
-            [one] => one(cx),
-            _ => run_seq(cx, body),
-        };
+        if over_dirs && fixed_origin {
+            if let GuardCell::StepFromSlot(_) | GuardCell::StepFromConst(_) = from {
+                return Some(guarded_dirs(from, pred, x, body, span));
+            }
+        }
         Some(Box::new(move |cx| {
             let d: Dom<W> = if over_dirs { Dom::Dirs } else { coll(cx) };
             if cx.fr.err.is_some() {
@@ -4090,64 +4097,8 @@ impl<const W: usize> Compiler<'_, W> {
             }
             let (mut set, mut at_none) = pred.eval(cx, cx.t.all);
             if matches!(d, Dom::Dirs) && from.origin(cx).is_some() {
-                // Over the directions from a cell: the rounds whose cell the
-                // guard does not let in are passed over together (the same
-                // steps counted, the loop's local left as the last round
-                // leaves it), found by a bit test of the cells stepped to
-                // from the next direction on, then one direction at a time.
-                // Past the step limit the error is the same as walking
-                // them would raise.
-                let dirs = cx.t.dirs;
-                let mut d0 = 0usize;
-                while d0 < dirs {
-                    let Some(c) = from.origin(cx) else { break };
-                    let mut dn = dirs;
-                    if at_none || cx.t.stepped_from(c, d0).meets(set) {
-                        // The cell's row of the step table (none for `none`,
-                        // whose every step is `none`).
-                        let cells = cx.t.cells;
-                        let row = cx.t.step.get(c as usize * dirs..(c as usize + 1) * dirs);
-                        let lets_in = |n: crate::board::CellId| {
-                            if (n as usize) < cells {
-                                set.contains(n)
-                            } else {
-                                at_none
-                            }
-                        };
-                        dn = match row {
-                            Some(row) => {
-                                let mut k = d0;
-                                while k < dirs && !lets_in(row[k]) {
-                                    k += 1;
-                                }
-                                k
-                            }
-                            None if at_none => d0,
-                            None => dirs,
-                        };
-                    }
-                    // Rounds `d0..dn` are passed over, round `dn` runs.
-                    let rounds = dn.min(dirs - 1) + 1 - d0;
-                    // Counted together: past the limit the error is the
-                    // one the round crossing it would raise (the run stops).
-                    if !super::effect::tick_n(cx, rounds as u32, span) {
-                        return Ctl::Error;
-                    }
-                    if dn == dirs {
-                        cx.fr.w[x] = dirs as i64 - 1;
-                        break;
-                    }
-                    cx.fr.w[x] = dn as i64;
-                    match round(cx, &body) {
-                        Ctl::Next => {
-                            // The round may have changed what the guard reads.
-                            (set, at_none) = pred.eval(cx, cx.t.all);
-                            d0 = dn + 1;
-                        }
-                        other => return other,
-                    }
-                }
-                return if cx.fr.err.is_some() { Ctl::Error } else { Ctl::Next };
+                let origin = |cx: &Cx<'_, W>| from.origin(cx);
+                return dirs_rounds(cx, origin, (set, at_none), &pred, x, &body, span);
             }
             let mut ctl = Ctl::Next;
             super::expr::each(cx, d, var, |cx| {
@@ -4182,6 +4133,117 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ctl
         }))
+    }
+}
+
+/// Pass 9's `for d in dirs` from a cell no round assigns (`let n = step(c,
+/// d)`, the guard about `n`) as a closure of its own, not a branch of the
+/// general one ([`dirs_rounds`]): where no cell around the origin is in
+/// the guard's set, the rounds are passed over at once, in a few
+/// instructions.
+fn guarded_dirs<const W: usize>(
+    from: GuardCell,
+    pred: Guard<W>,
+    x: usize,
+    body: Vec<super::effect::StmtFn<W>>,
+    span: crate::source::Span,
+) -> super::effect::StmtFn<W> {
+    use super::effect::{tick_n, Ctl};
+    Box::new(move |cx| {
+        let c = match from {
+            GuardCell::StepFromSlot(i) => cx.fr.w[i] as crate::board::CellId,
+            GuardCell::StepFromConst(c) => c,
+            GuardCell::Elem => return Ctl::Error,
+        };
+        let dirs = cx.t.dirs;
+        let (set, at_none) = pred.eval(cx, cx.t.all);
+        if dirs > 0 && !at_none && !cx.t.stepped_from(c, 0).meets(set) {
+            // No round runs: all are passed over at once.
+            if !tick_n(cx, dirs as u32, span) {
+                return Ctl::Error;
+            }
+            cx.fr.w[x] = dirs as i64 - 1;
+            return if cx.fr.err.is_some() { Ctl::Error } else { Ctl::Next };
+        }
+        dirs_rounds(cx, |_| Some(c), (set, at_none), &pred, x, &body, span)
+    })
+}
+
+/// Pass 9's rounds over the directions from the cell `origin` reads (again
+/// at every round, when a round may assign it), from the first direction:
+/// `guard` is the guard's set as the rounds begin. The rounds whose cell
+/// the guard does not let in are passed over together (the same steps
+/// counted, the loop's local left as the last round leaves it), found by
+/// a bit test of the cells stepped to from the next direction on, then
+/// one direction at a time. Past the step limit the error is the same as
+/// walking them would raise.
+#[inline(always)]
+fn dirs_rounds<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    origin: impl Fn(&Cx<'_, W>) -> Option<crate::board::CellId>,
+    guard: (Set<W>, bool),
+    pred: &Guard<W>,
+    x: usize,
+    body: &[super::effect::StmtFn<W>],
+    span: crate::source::Span,
+) -> super::effect::Ctl {
+    use super::effect::{run_seq, tick_n, Ctl};
+    let (mut set, mut at_none) = guard;
+    let dirs = cx.t.dirs;
+    let mut d0 = 0usize;
+    while d0 < dirs {
+        let Some(c) = origin(cx) else { break };
+        let mut dn = dirs;
+        if at_none || cx.t.stepped_from(c, d0).meets(set) {
+            // The cell's row of the step table (none for `none`, whose
+            // every step is `none`).
+            let cells = cx.t.cells;
+            let row = cx.t.step.get(c as usize * dirs..(c as usize + 1) * dirs);
+            dn = match row {
+                Some(row) => {
+                    let mut k = d0;
+                    while k < dirs {
+                        let n = row[k];
+                        if if (n as usize) < cells { set.contains(n) } else { at_none } {
+                            break;
+                        }
+                        k += 1;
+                    }
+                    k
+                }
+                None if at_none => d0,
+                None => dirs,
+            };
+        }
+        // Rounds `d0..dn` are passed over, round `dn` runs.
+        let rounds = dn.min(dirs - 1) + 1 - d0;
+        if !tick_n(cx, rounds as u32, span) {
+            return Ctl::Error;
+        }
+        if dn == dirs {
+            cx.fr.w[x] = dirs as i64 - 1;
+            break;
+        }
+        cx.fr.w[x] = dn as i64;
+        // One statement (the `let`s computed in the test's closure, pass
+        // 26): called without the statement loop.
+        let ctl = match body {
+            [one] => one(cx),
+            body => run_seq(cx, body),
+        };
+        match ctl {
+            Ctl::Next => {
+                // The round may have changed what the guard reads.
+                (set, at_none) = pred.eval(cx, cx.t.all);
+                d0 = dn + 1;
+            }
+            other => return other,
+        }
+    }
+    if cx.fr.err.is_some() {
+        Ctl::Error
+    } else {
+        Ctl::Next
     }
 }
 

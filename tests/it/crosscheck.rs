@@ -218,6 +218,30 @@ fn cases() -> Vec<(String, Game)> {
                 }\n\
                 on no moves { pass }";
     out.push(("home".into(), crate::game_text(home).expect("home game")));
+    // Pass 9's rounds over the directions from a cell: from the placed
+    // stone (no round assigns it: the rounds are skipped at once when no
+    // neighbour is taken), and from a local a round moves on to the
+    // stone it captured (read again at every round).
+    let rounds = "players A, B\nboard square 4 by 4 with 8 neighbours\npiece Stone\n\
+                  turn {\n\
+                    choose c in cells where empty(c)\n\
+                    place Stone at c\n\
+                    for d in dirs {\n\
+                      let n = step(c, d)\n\
+                      if occupied(n) and owner(n) != me and d == se { remove n }\n\
+                    }\n\
+                    let o = c\n\
+                    for d in dirs {\n\
+                      let n = step(o, d)\n\
+                      if occupied(n) and owner(n) != me {\n\
+                        remove n\n\
+                        o = n\n\
+                      }\n\
+                    }\n\
+                    if size(pieces(me)) >= 5 { win me }\n\
+                  }\n\
+                  on no moves { pass }";
+    out.push(("rounds".into(), crate::game_text(rounds).expect("rounds game")));
     // `place K at x` of a cell local that may be taken or off the board
     // (the step north of the top row): those options are not moves.
     let place = "players A, B\nboard square 3 by 3\npiece Stone\n\

@@ -567,7 +567,7 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         };
         for i in 0..opts.len() {
             picks.truncate(path.len());
-            picks.push((site, opts.get(i)));
+            search::push_pick(&mut picks, site, opts.get(i));
             if let Err(e) = at.state_into(p, &picks, &mut t) {
                 self.cx.chance.states.push(t);
                 return Err(e);

@@ -734,7 +734,7 @@ impl<const W: usize> Searcher<W> {
                     }
                 }
             };
-            self.path.push((site, pick));
+            push_pick(&mut self.path, site, pick);
             if p.uses_memos {
                 self.memos_to(nb);
             }
@@ -1498,7 +1498,7 @@ impl<const W: usize> Successors<W> {
                     span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
                 });
             };
-            picks.push((site, pick));
+            push_pick(picks, site, pick);
             let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
             match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
                 Stop::Done => {
@@ -1684,6 +1684,19 @@ fn rebind<const W: usize>(
     Ok(())
 }
 
+/// Appends a decision's pick to a choice path. The pick is written on
+/// its own, over a constant pushed first: the pair built on the stack and
+/// copied whole was read back in two loads that each straddle the wider
+/// store that wrote the pick (a stalled store forwarding, at every option
+/// of every search; Bug Off! playouts 4% of their time).
+#[inline(always)]
+pub(crate) fn push_pick<const W: usize>(path: &mut Vec<(u16, Pick<W>)>, site: u16, pick: Pick<W>) {
+    path.push((site, Pick::W(0)));
+    if let Some(last) = path.last_mut() {
+        last.1 = pick;
+    }
+}
+
 /// Runs option `pick` of decision `fork`, all of whose options stop at
 /// chance, in `lv` to its chance event (returned), the pick added to
 /// `picks`.
@@ -1695,7 +1708,7 @@ fn to_chance<const W: usize>(
     pick: Pick<W>,
     picks: &mut Vec<(u16, Pick<W>)>,
 ) -> Result<u32, RunError> {
-    picks.push((site_at(&p.turn, fork), pick));
+    push_pick(picks, site_at(&p.turn, fork), pick);
     let resume = bind(p, &p.turn, fork, &mut lv.st, &mut lv.fr, pick);
     match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
         Stop::Fork(next) if matches!(p.turn.ops.get(next as usize), Some(Op::Reveal { .. })) => {

@@ -3262,8 +3262,44 @@ impl<const W: usize> Compiler<'_, W> {
 /// test against it.
 pub struct ElemTest<const W: usize> {
     q: Quant,
-    f: Option<P<W>>,
-    b: Option<P<W>>,
+    f: Option<CellTest<W>>,
+    b: Option<CellTest<W>>,
+}
+
+/// An [`ElemTest`]'s filter or body: one occupancy test, or `and` of two,
+/// read in place (no call: an element test is asked at every option of
+/// boop.'s placements), anything else by its closure.
+enum CellTest<const W: usize> {
+    Leaves(Leaf, Option<Leaf>),
+    Fn(P<W>),
+}
+
+impl<const W: usize> CellTest<W> {
+    fn of(p: Pred<W>) -> CellTest<W> {
+        match &p {
+            Pred::And(a, b) => {
+                if let (Some(x), Some(y)) = (a.as_leaf(), b.as_leaf()) {
+                    return CellTest::Leaves(x, Some(y));
+                }
+            }
+            p => {
+                if let Some(x) = p.as_leaf() {
+                    return CellTest::Leaves(x, None);
+                }
+            }
+        }
+        CellTest::Fn(p.into_fn())
+    }
+
+    /// The cells that pass, as [`Pred::into_fn`]'s closure finds them.
+    #[inline(always)]
+    fn cells(&self, cx: &mut Cx<'_, W>) -> Set<W> {
+        match self {
+            CellTest::Leaves(x, None) => x.eval(cx).0,
+            CellTest::Leaves(x, Some(y)) => x.eval(cx).0.and(y.eval(cx).0),
+            CellTest::Fn(f) => f(cx, cx.t.all).0,
+        }
+    }
 }
 
 /// The sets an [`ElemTest`] compares against, computed once.
@@ -3282,8 +3318,8 @@ impl<const W: usize> ElemTest<W> {
     #[inline]
     pub fn sets(&self, cx: &mut Cx<'_, W>) -> ElemSets<W> {
         ElemSets {
-            f: self.f.as_ref().map(|f| f(cx, cx.t.all).0),
-            b: self.b.as_ref().map(|b| b(cx, cx.t.all).0),
+            f: self.f.as_ref().map(|f| f.cells(cx)),
+            b: self.b.as_ref().map(|b| b.cells(cx)),
             q: self.q,
         }
     }
@@ -3389,7 +3425,7 @@ impl<const W: usize> Compiler<'_, W> {
         }
         let (f, b) = self.filter_body(*slot, filter.as_deref(), body.as_deref())?;
         self.notes.push(format!("hoisted: `{}` over each element's cells", quant_name(*q)));
-        Some(ElemTest { q: *q, f: f.map(Pred::into_fn), b: b.map(Pred::into_fn) })
+        Some(ElemTest { q: *q, f: f.map(CellTest::of), b: b.map(CellTest::of) })
     }
 
     /// `any`/`all`/`none`/`count` over lines or sets whose body is an

@@ -3315,7 +3315,7 @@ pub struct ElemSets<const W: usize> {
 
 impl<const W: usize> ElemTest<W> {
     /// Computes the predicate sets.
-    #[inline]
+    #[inline(always)]
     pub fn sets(&self, cx: &mut Cx<'_, W>) -> ElemSets<W> {
         ElemSets {
             f: self.f.as_ref().map(|f| f.cells(cx)),

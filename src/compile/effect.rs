@@ -919,21 +919,13 @@ pub fn flush_lets<const W: usize>(lets: &mut Vec<(usize, Leaf)>, out: &mut Vec<S
 
 /// A sequence of statements as one.
 pub fn seq<const W: usize>(mut body: Vec<StmtFn<W>>) -> StmtFn<W> {
-    // Two to four statements written out, each called from a place of its
-    // own (one call site for every statement of every sequence is one the
+    // Three or four statements written out, each called from a place of
+    // its own (one call site for every statement of every sequence is one the
     // processor keeps mispredicting).
     match body.len() {
         1 => {
             if let Some(s) = body.pop() {
                 return s;
-            }
-        }
-        2 => {
-            if let (Some(b), Some(a)) = (body.pop(), body.pop()) {
-                return Box::new(move |cx| match a(cx) {
-                    Ctl::Next => b(cx),
-                    other => other,
-                });
             }
         }
         3 => {

@@ -920,8 +920,10 @@ pub fn flush_lets<const W: usize>(lets: &mut Vec<(usize, Leaf)>, out: &mut Vec<S
 /// A sequence of statements as one.
 pub fn seq<const W: usize>(mut body: Vec<StmtFn<W>>) -> StmtFn<W> {
     // Three or four statements written out, each called from a place of
-    // its own (one call site for every statement of every sequence is one the
-    // processor keeps mispredicting).
+    // its own: one call site for every statement of every sequence is one
+    // the processor keeps mispredicting. Two stay in the loop (written out,
+    // they cost Tic-tac-toe 7% of its time; docs/performance.md, session
+    // 24).
     match body.len() {
         1 => {
             if let Some(s) = body.pop() {

@@ -242,6 +242,23 @@ fn cases() -> Vec<(String, Game)> {
                   }\n\
                   on no moves { pass }";
     out.push(("rounds".into(), crate::game_text(rounds).expect("rounds game")));
+    // Runs of three and of four statements (`effect::seq` writes them
+    // out) whose first statement may end the run: a `require` that
+    // fails, a `win` after which nothing else runs.
+    let sequences = "players A, B\nboard square 3 by 3\npiece Stone\npiece Mark\n\
+                     turn {\n\
+                       choose c in cells where empty(c)\n\
+                       require file(c) != 2\n\
+                       place Stone at c\n\
+                       if size(pieces(me)) >= 4 { win me }\n\
+                       choose d in cells where empty(d) as \"mark\"\n\
+                       if size(pieces(opponent)) >= 3 { win me }\n\
+                       place Mark at d\n\
+                       remove d\n\
+                       place Stone at d\n\
+                     }\n\
+                     on no moves { pass }";
+    out.push(("sequences".into(), crate::game_text(sequences).expect("sequences game")));
     // `place K at x` of a cell local that may be taken or off the board
     // (the step north of the top row): those options are not moves.
     let place = "players A, B\nboard square 3 by 3\npiece Stone\n\

@@ -946,6 +946,20 @@ impl Clone for State {
     }
 }
 
+/// Two players' `compare` keys, in order, value by value, a missing value
+/// as 0 (a descending key's lists may differ in length).
+fn cmp_keys(a: &[Vec<i64>], b: &[Vec<i64>]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b.iter()) {
+        for j in 0..x.len().max(y.len()) {
+            let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
+            if u != v {
+                return u.cmp(&v);
+            }
+        }
+    }
+    std::cmp::Ordering::Equal
+}
+
 /// The result of `compare`: each player's keys, compared in order (lists
 /// element by element, a missing element counting 0); the best player
 /// wins, a tie of everybody is a draw (or a shared win with `ties share`),
@@ -956,26 +970,13 @@ pub(crate) fn rank(
     nkeys: usize,
     share: bool,
 ) -> (Outcome, Option<u8>) {
-    // Keys compared value by value, a missing value as 0 (a descending
-    // key's lists may differ in length).
-    let keys = |a: &[Vec<i64>], b: &[Vec<i64>]| {
-        for (x, y) in a.iter().zip(b.iter()) {
-            for j in 0..x.len().max(y.len()) {
-                let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
-                if u != v {
-                    return u.cmp(&v);
-                }
-            }
-        }
-        std::cmp::Ordering::Equal
-    };
     let first = |i: usize, m: usize| scored.get(i).map_or(&[][..], |s| &s.1[..m.min(s.1.len())]);
     rank_by(
         scored.len(),
         |i| scored.get(i).map_or(0, |s| s.0),
         nkeys,
         share,
-        |a, b, m| keys(first(a, m), first(b, m)),
+        |a, b, m| cmp_keys(first(a, m), first(b, m)),
     )
 }
 
@@ -1033,17 +1034,9 @@ mod tests {
         share: bool,
     ) -> (super::Outcome, Option<u8>) {
         use super::Outcome;
-        let cmp = |a: &[Vec<i64>], b: &[Vec<i64>]| {
-            for (x, y) in a.iter().zip(b.iter()) {
-                for j in 0..x.len().max(y.len()) {
-                    let (u, v) = (x.get(j).copied().unwrap_or(0), y.get(j).copied().unwrap_or(0));
-                    if u != v {
-                        return u.cmp(&v);
-                    }
-                }
-            }
-            std::cmp::Ordering::Equal
-        };
+        // The key order is the one `rank_by` uses; what this oracle checks
+        // is the ranking built on it.
+        let cmp = super::cmp_keys;
         let Some(best) = scored.iter().map(|s| &s.1).max_by(|a, b| cmp(a, b)).cloned() else {
             return (Outcome::Draw, None);
         };

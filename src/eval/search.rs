@@ -1688,7 +1688,7 @@ fn rebind<const W: usize>(
 /// its own, over a constant pushed first: the pair built on the stack and
 /// copied whole was read back in two loads that each straddle the wider
 /// store that wrote the pick (a stalled store forwarding, at every option
-/// of every search; Bug Off! playouts 4% of their time).
+/// of every search; 3-4% of Bug Off!'s playouts).
 #[inline(always)]
 pub(crate) fn push_pick<const W: usize>(path: &mut Vec<(u16, Pick<W>)>, site: u16, pick: Pick<W>) {
     path.push((site, Pick::W(0)));

@@ -543,14 +543,17 @@ impl Seq {
     /// The kind of face-down piece `r` (`0 <= r < hidden()`), counting the
     /// kinds in order: the outcome a draw weighted by the counts of
     /// [`Seq::hidden_kinds`] picks for the same `r`.
-    pub fn nth_hidden_kind(&self, mut r: u64) -> Option<u16> {
-        for (k, &n) in self.middle.iter().enumerate() {
-            if r < u64::from(n) {
-                return Some(k as u16);
-            }
-            r -= u64::from(n);
+    pub fn nth_hidden_kind(&self, r: u64) -> Option<u16> {
+        // The kinds whose running total is at most `r` come before the
+        // one drawn: counted without a branch per kind (which kind a
+        // random `r` falls in is not predictable).
+        let mut total = 0u64;
+        let mut k = 0usize;
+        for &n in &self.middle {
+            total += u64::from(n);
+            k += usize::from(total <= r);
         }
-        None
+        (k < self.middle.len()).then_some(k as u16)
     }
 
     /// Keeps the canonical form: with nothing face down, one known list.

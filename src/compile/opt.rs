@@ -3581,20 +3581,23 @@ fn lines_eval<const W: usize, const OUT: u8, const IN: u8>(
         return i64::from(OUT == Q_NONE);
     }
     if W == 1 && IN == Q_ALL && OUT == Q_ANY {
-        // One word, some line all in `s`: the shifts on the word itself.
+        // One word, some line all in `s`: the shifts on the word itself,
+        // every axis to the end (which axis holds a line, if any, is not
+        // predictable: no branch on it). An axis moves by fewer than 64
+        // cell ids on a board of one word.
         let w = s.0[0];
+        let mut any = 0;
         for &(d, starts) in &sh.axes {
+            let (down, up) = if d >= 0 { (d.unsigned_abs(), 0) } else { (0, d.unsigned_abs()) };
             let mut r = starts.0[0] & w;
-            let mut j = 1;
-            while j < k && r != 0 {
-                r &= s.shift_down(j * d).0[0];
-                j += 1;
+            let mut x = w;
+            for _ in 1..k {
+                x = x.checked_shr(down).unwrap_or(0).checked_shl(up).unwrap_or(0);
+                r &= x;
             }
-            if r != 0 {
-                return 1;
-            }
+            any |= r;
         }
-        return 0;
+        return i64::from(any != 0);
     }
     let mut count = 0i64;
     for &(d, starts) in &sh.axes {

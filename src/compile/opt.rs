@@ -467,6 +467,16 @@
 //!     pool(me)` after `choose square`: callgrind, 20 playouts 134.5M →
 //!     132.6M, `perft 3` 70.4M → 68.4M), any game that takes the chosen
 //!     kind from a pool after choosing where it goes.
+//! 29. **Cell switches** ([`Compiler::cell_switch`]). An `if` / `else if`
+//!     chain of two or more tests, each `off(x)`, `empty(x)` or
+//!     `occupied(x)` of the same cell local `x`, with or without a final
+//!     `else` (`if off(behind) { ... } else if empty(behind) { ... }`):
+//!     the cell's state is read once and selects, from a table made at
+//!     compile time, the branch the chain would take (the first whose
+//!     test holds, else the `else`), which runs as written. One closure
+//!     instead of a closure per `if` and per test. Games: boop. (the push:
+//!     a piece pushed off the board or onto an empty cell), any rule that
+//!     looks at where a piece would land.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -4293,6 +4303,83 @@ fn dirs_rounds<const W: usize>(
         Ctl::Error
     } else {
         Ctl::Next
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Cell switches (pass 29)
+
+/// `off(x)`, `empty(x)` or `occupied(x)` of a local `x`: the test and the
+/// local.
+fn cell_test(e: &Expr) -> Option<(Builtin, Slot)> {
+    match e {
+        Expr::Builtin(f @ (Builtin::Off | Builtin::Empty | Builtin::Occupied), args, _) => {
+            match args.first() {
+                Some(Expr::Local(s, _)) => Some((*f, *s)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// Pass 29: `if T1(x) { A } else if T2(x) { B } ... [else { C }]`, each
+    /// `Ti` one of `off`, `empty`, `occupied` of the same cell local `x`,
+    /// as one closure (see the module's list).
+    pub fn cell_switch(
+        &mut self,
+        cond: &Expr,
+        then: &[Stmt],
+        otherwise: &[Stmt],
+    ) -> Option<super::effect::StmtFn<W>> {
+        use super::effect::{run_seq, Ctl};
+        let (f, slot) = cell_test(cond)?;
+        let Var::W(i) = self.var(slot) else { return None };
+        let mut arms: Vec<(Builtin, &[Stmt])> = vec![(f, then)];
+        let mut rest = otherwise;
+        while let [Stmt { kind: StmtKind::If { cond, then, otherwise }, .. }] = rest {
+            match cell_test(cond) {
+                Some((f, s)) if s == slot => {
+                    arms.push((f, then));
+                    rest = otherwise;
+                }
+                _ => break,
+            }
+        }
+        if arms.len() < 2 {
+            return None;
+        }
+        // The cell's state as three bits (off, empty, occupied, as the
+        // tests compute them): the branch for each, the first arm whose
+        // test holds, else the `else` (the last branch).
+        let mut table = [0u8; 8];
+        for (bits, entry) in table.iter_mut().enumerate() {
+            let holds = |f: Builtin| match f {
+                Builtin::Off => bits & 1 != 0,
+                Builtin::Empty => bits & 2 != 0,
+                _ => bits & 4 != 0,
+            };
+            *entry = arms.iter().position(|&(f, _)| holds(f)).unwrap_or(arms.len()) as u8;
+        }
+        let mut branches: Vec<Vec<super::effect::StmtFn<W>>> =
+            arms.iter().map(|&(_, b)| self.stmt_fns(b)).collect();
+        branches.push(self.stmt_fns(rest));
+        self.notes.push("cell switch: an `if` chain over one cell's state".into());
+        let i = i as usize;
+        Some(Box::new(move |cx| {
+            let c = cx.fr.w[i];
+            let off = c == i64::from(NO_CELL);
+            let on = (c as usize) < cx.t.cells;
+            let code = if on { cx.st.data.get(c as usize).copied().unwrap_or(0) } else { 0 };
+            let bits = usize::from(off)
+                | usize::from(on && code == 0) << 1
+                | usize::from(on && code != 0) << 2;
+            match branches.get(usize::from(table[bits])) {
+                Some(b) => run_seq(cx, b),
+                None => Ctl::Next,
+            }
+        }))
     }
 }
 

@@ -331,6 +331,9 @@ impl<const W: usize> Compiler<'_, W> {
                 effect::while_(c, body, span)
             }
             StmtKind::If { cond, then, otherwise } => {
+                if let Some(f) = self.cell_switch(cond, then, otherwise) {
+                    return f;
+                }
                 let c = self.bool_(cond);
                 let (a, b) = (self.stmt_fns(then), self.stmt_fns(otherwise));
                 effect::if_(c, a, b, super::opt::never_errs(cond))

@@ -259,6 +259,22 @@ fn cases() -> Vec<(String, Game)> {
                      }\n\
                      on no moves { pass }";
     out.push(("sequences".into(), crate::game_text(sequences).expect("sequences game")));
+    // `if` / `else if` chains over one cell's state (pass 29) in three
+    // orders, with and without a final `else`, about cells off the board,
+    // empty and taken.
+    let switches = "players A, B\nboard square 3 by 3\npiece Stone\nvar score per player = 0\n\
+                    turn {\n\
+                      choose c in cells where empty(c)\n\
+                      place Stone at c\n\
+                      let b = step(c, n)\n\
+                      if off(b) { score(me) += 1 } else if empty(b) { score(me) += 2 } else { score(me) += 4 }\n\
+                      let e = step(c, e)\n\
+                      if occupied(e) { score(me) += 8 } else if off(e) { score(me) += 16 }\n\
+                      if empty(b) { place Stone at b } else if occupied(b) { remove b } else if off(b) { score(me) += 32 }\n\
+                      if score(me) >= 60 { win me }\n\
+                    }\n\
+                    on no moves { pass }";
+    out.push(("switches".into(), crate::game_text(switches).expect("switches game")));
     // `place K at x` of a cell local that may be taken or off the board
     // (the step north of the top row): those options are not moves.
     let place = "players A, B\nboard square 3 by 3\npiece Stone\n\

@@ -642,6 +642,7 @@ fn bundled_games_use_their_compile_passes() {
                 "guarded rounds: a `for` whose rounds test a set form first",
                 "lines as shifts: options of `choose l`",
                 "before a decision: a `take` run once for all its options",
+                "cell switch: an `if` chain over one cell's state",
             ],
         ),
         (

@@ -921,9 +921,11 @@ pub fn flush_lets<const W: usize>(lets: &mut Vec<(usize, Leaf)>, out: &mut Vec<S
 pub fn seq<const W: usize>(mut body: Vec<StmtFn<W>>) -> StmtFn<W> {
     // Three or four statements written out, each called from a place of
     // its own: one call site for every statement of every sequence is one
-    // the processor keeps mispredicting. Two stay in the loop (written out,
-    // they cost Tic-tac-toe 7% of its time; docs/performance.md, session
-    // 24).
+    // the processor keeps mispredicting. Two stay in the loop: written
+    // out they save instructions but no time (session 25, three copies
+    // of each build: Tic-tac-toe 0.99, Hex 1.015, Bug Off! 1.01; session
+    // 24's 7% loss on Tic-tac-toe was measured on one file per build,
+    // which docs/performance.md shows can mislead by as much).
     match body.len() {
         1 => {
             if let Some(s) = body.pop() {

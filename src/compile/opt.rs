@@ -3597,8 +3597,9 @@ fn lines_eval<const W: usize, const OUT: u8, const IN: u8>(
     if W == 1 && IN == Q_ALL && OUT == Q_ANY {
         // One word, some line all in `s`: the shifts on the word itself,
         // every axis to the end (which axis holds a line, if any, is not
-        // predictable: no branch on it). An axis moves by fewer than 64
-        // cell ids on a board of one word.
+        // predictable: no branch on it). A shift by 64 or more, which a
+        // board of one word cannot have, leaves nothing, as in
+        // `Set::shift_down`.
         let w = s.0[0];
         let mut any = 0;
         for &(d, starts) in &sh.axes {
@@ -4339,12 +4340,15 @@ impl<const W: usize> Compiler<'_, W> {
     ) -> Option<super::effect::StmtFn<W>> {
         use super::effect::{run_seq, Ctl};
         let (f, slot) = cell_test(cond)?;
+        if self.is_hoisted(cond) {
+            return None;
+        }
         let Var::W(i) = self.var(slot) else { return None };
         let mut arms: Vec<(Builtin, &[Stmt])> = vec![(f, then)];
         let mut rest = otherwise;
         while let [Stmt { kind: StmtKind::If { cond, then, otherwise }, .. }] = rest {
             match cell_test(cond) {
-                Some((f, s)) if s == slot => {
+                Some((f, s)) if s == slot && !self.is_hoisted(cond) => {
                     arms.push((f, then));
                     rest = otherwise;
                 }

@@ -313,23 +313,18 @@ impl StateRepr {
             }
             let kinds =
                 |v: &[String]| v.iter().map(|k| kind(g, k)).collect::<Result<Vec<u16>, String>>();
-            let mut seq = crate::state::Seq { front: kinds(&q.pieces)?, ..Default::default() };
+            let mut middle = Vec::new();
             if !q.face_down.is_empty() {
-                seq.middle = vec![0; g.kinds.len()];
+                middle = vec![0u16; g.kinds.len()];
                 for (k, n) in &q.face_down {
-                    let slot = &mut seq.middle[kind(g, k)? as usize];
+                    let slot = &mut middle[kind(g, k)? as usize];
                     *slot = slot.checked_add(*n).ok_or_else(|| {
                         format!("zone `{}` holds more than {MAX_ZONE_PIECES} pieces", q.zone)
                     })?;
                 }
             }
-            seq.back = kinds(&q.back)?;
-            if seq.hidden() == 0 {
-                // Nothing face down: one known list.
-                seq.middle.clear();
-                let back = std::mem::take(&mut seq.back);
-                seq.front.extend(back);
-            }
+            // With nothing face down, one known list (the canonical form).
+            let seq = crate::state::Seq::from_parts(kinds(&q.pieces)?, middle, kinds(&q.back)?);
             if seq.len() > MAX_ZONE_PIECES {
                 return Err(format!("zone `{}` holds more than {MAX_ZONE_PIECES} pieces", q.zone));
             }

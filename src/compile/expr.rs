@@ -1896,7 +1896,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     }
                 }
                 let mut k = 0;
-                while let Some(&n) = cx.st.seqs.get(seq).and_then(|z| z.middle.get(k)) {
+                while let Some(&n) = cx.st.seqs.get(seq).and_then(|z| z.middle().get(k)) {
                     for _ in 0..n {
                         if !one(cx, k as u16) {
                             break 'walk;

@@ -1719,7 +1719,7 @@ impl<const W: usize> Compiler<'_, W> {
         let mut fr = self.scratch_frame();
         (0..kinds)
             .map(|k| {
-                st.seqs[i] = crate::state::Seq { front: vec![k as u16], ..Default::default() };
+                st.seqs[i] = crate::state::Seq::from_parts(vec![k as u16], Vec::new(), Vec::new());
                 fr.err = None;
                 let go_on = f(&mut Cx { t: self.t, st: &mut st, fr: &mut fr });
                 fr.err.is_none() && !go_on

@@ -139,7 +139,7 @@ fn deal(
             let seq = if size == 0 {
                 Seq::default()
             } else {
-                Seq { front: Vec::new(), middle: counts, back: Vec::new() }
+                Seq::from_parts(Vec::new(), counts, Vec::new())
             };
             t.set_sequence(g, z, p, seq);
         } else {

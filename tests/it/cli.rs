@@ -797,9 +797,10 @@ fn hidden_twin(g: &tabula::Game, s: &tabula::State, viewer: u8) -> Option<tabula
     let mut t = s.clone();
     t.set_count(g, hand, other, hk, s.count(g, hand, other, hk) - 1);
     t.set_count(g, hand, other, dk, s.count(g, hand, other, dk) + 1);
-    let mut seq2 = seq.clone();
-    seq2.middle[dk as usize] -= 1;
-    seq2.middle[hk as usize] += 1;
+    let mut middle = seq.middle().to_vec();
+    middle[dk as usize] -= 1;
+    middle[hk as usize] += 1;
+    let seq2 = tabula::state::Seq::from_parts(seq.front.clone(), middle, seq.back.clone());
     t.set_sequence(g, deck, 0, seq2);
     (t != *s).then_some(t)
 }

@@ -1163,6 +1163,60 @@ mod tests {
         assert_eq!(s, seq(&[1], &[], &[]));
     }
 
+    /// The count of face-down pieces a zone keeps is the sum of its counts
+    /// per kind after every change (shuffles, reveals at either end,
+    /// takes, pushes, copies), and the zone stays in the form `from_parts`
+    /// gives the same pieces.
+    #[test]
+    fn the_face_down_count_follows_every_change() {
+        let check = |q: &Seq, what: &str| {
+            let sum: usize = q.middle().iter().map(|&n| n as usize).sum();
+            assert_eq!(q.hidden(), sum, "{what}: {q:?}");
+            assert_eq!(q.any_hidden(), sum > 0, "{what}: {q:?}");
+            let canon = Seq::from_parts(q.front.clone(), q.middle().to_vec(), q.back.clone());
+            assert_eq!(*q, canon, "{what}");
+        };
+        let mut rng = crate::rng::Rng::new(11);
+        let mut q = seq(&[0, 1, 2, 2, 1], &[], &[]);
+        let mut copy = Seq::default();
+        let mut hidden_seen = 0;
+        for step in 0..2000 {
+            let k = rng.below(3) as u16;
+            let what = match rng.below(6) {
+                0 => {
+                    q.shuffle(3);
+                    "shuffle"
+                }
+                1 => {
+                    q.reveal(k, rng.below(2) == 0);
+                    "reveal"
+                }
+                2 => {
+                    q.take(k, 1 + rng.below(2));
+                    "take"
+                }
+                3 => {
+                    q.push(k, 1 + rng.below(2));
+                    "push"
+                }
+                4 => {
+                    copy.copy_from(&q);
+                    check(&copy, "copy");
+                    assert_eq!(copy, q, "copy at step {step}");
+                    "copied"
+                }
+                _ => {
+                    q.copy_from(&copy);
+                    "copied back"
+                }
+            };
+            check(&q, what);
+            hidden_seen += usize::from(q.any_hidden());
+        }
+        // The walk spends a good part of its steps with pieces face down.
+        assert!(hidden_seen > 200, "{hidden_seen}");
+    }
+
     /// The counts of a [`super::RepCount`] agree with a walk of the
     /// history, whatever history it is asked about next: a longer one of
     /// the same game, a sibling, one taken back, one far away or unrelated.

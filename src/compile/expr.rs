@@ -541,6 +541,34 @@ impl Leaf {
     }
 }
 
+/// What `check --passes` says of a [`Counted`] compared with a constant.
+const COUNT_NOTE: &str = "count in place: a zone's count compared with a constant";
+
+/// `count(Z)` of an unordered zone named in the rule, shared or the
+/// mover's: the sum of `n` counters from `base` in the position's data,
+/// plus `per` times the mover when the zone is the mover's (`Z(me)`; 0
+/// when no one moves), else `per` is 0. Read in place, with no call.
+#[derive(Debug, Clone, Copy)]
+pub struct Counted {
+    base: u32,
+    per: u32,
+    n: u32,
+}
+
+impl Counted {
+    /// The count, as `zone_total` computes it.
+    #[inline(always)]
+    pub fn eval<const W: usize>(self, cx: &Cx<'_, W>) -> i64 {
+        let me = cx.st.current;
+        if self.per != 0 && me == NONE8 {
+            return 0;
+        }
+        let b = self.base as usize + self.per as usize * me as usize;
+        let counts = cx.st.data.get(b..b + self.n as usize).unwrap_or(&[]);
+        counts.iter().map(|&x| i64::from(x)).sum()
+    }
+}
+
 macro_rules! with_opnd {
     ($opnd:expr, |$cx:ident, $c:ident| $body:expr) => {
         match $opnd {
@@ -696,6 +724,30 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 x => Leaf::PropOf(*p as usize, slot(x)?),
             },
             _ => return None,
+        })
+    }
+
+    /// `e` as a [`Counted`] zone count, if it is one.
+    fn counted(&self, e: &Expr) -> Option<Counted> {
+        let Expr::Builtin(Builtin::CountAll, a, _) = e else { return None };
+        self.counted_count(a.first()?)
+    }
+
+    /// `count(z)` as a [`Counted`], if zone expression `z` allows it.
+    fn counted_count(&self, z: &Expr) -> Option<Counted> {
+        let Expr::Zone(z, p) = z else { return None };
+        if self.t.zones.get(*z as usize)?.1 {
+            return None;
+        }
+        let per = match p.as_deref() {
+            None => 0,
+            Some(Expr::Me) => self.t.kinds,
+            _ => return None,
+        };
+        Some(Counted {
+            base: u32::try_from(self.t.counter(*z, 0, 0)).ok()?,
+            per: u32::try_from(per).ok()?,
+            n: u32::try_from(self.t.kinds).ok()?,
         })
     }
 
@@ -890,6 +942,20 @@ impl<'g, const W: usize> Compiler<'g, W> {
         b: &Expr,
         f: impl Fn(i64, i64) -> bool + Copy + Send + Sync + 'static,
     ) -> B<W> {
+        // A zone's count against a constant (`count(hand(me)) == 0`): one
+        // closure, the count read in place.
+        if let (Some(c), Expr::Const(v)) = (self.counted(a), b) {
+            if let Some(k) = const_word(v) {
+                self.notes.push(COUNT_NOTE.into());
+                return Box::new(move |cx| f(c.eval(cx), k));
+            }
+        }
+        if let (Expr::Const(v), Some(c)) = (a, self.counted(b)) {
+            if let Some(k) = const_word(v) {
+                self.notes.push(COUNT_NOTE.into());
+                return Box::new(move |cx| f(k, c.eval(cx)));
+            }
+        }
         let (a, b) = (self.opnd(a), self.opnd(b));
         match (a, b) {
             (Opnd::Slot(i), Opnd::Const(k)) => Box::new(move |cx| f(cx.fr.w[i], k)),
@@ -1314,6 +1380,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 })
             }
             Builtin::CountAll => {
+                if let Some(c) = self.counted_count(&args[0]) {
+                    return Box::new(move |cx| c.eval(cx));
+                }
                 // A zone named in the rule, its player read in place.
                 if let Expr::Zone(z, p) = &args[0] {
                     let z = *z;

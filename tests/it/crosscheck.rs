@@ -275,6 +275,24 @@ fn cases() -> Vec<(String, Game)> {
                     }\n\
                     on no moves { pass }";
     out.push(("switches".into(), crate::game_text(switches).expect("switches game")));
+    // Counts of zones (the mover's, a shared one) compared with constants
+    // on either side and read as words: read in place (`expr::Counted`).
+    let counts = "players A, B\nboard square 3 by 3\npiece Stone\npiece Pebble\n\
+                  zone pool per player\nzone bag shared\n\
+                  setup { for p in players { add 3 Stone to pool(p)\n add 2 Pebble to pool(p) } }\n\
+                  turn {\n\
+                    choose k in pool(me)\n\
+                    choose c in cells where empty(c)\n\
+                    take k from pool(me)\n\
+                    place k at c\n\
+                    if k == Pebble and count(pool(me)) >= 3 { add Stone to bag }\n\
+                    if 1 < count(bag) { take Stone from bag }\n\
+                    let n = count(pool(me)) + count(bag)\n\
+                    if 0 == count(bag) and count(pool(me)) == 2 { win me }\n\
+                    if n == 3 { win opponent }\n\
+                  }\n\
+                  on no moves { pass }";
+    out.push(("counts".into(), crate::game_text(counts).expect("counts game")));
     // `place K at x` of a cell local that may be taken or off the board
     // (the step north of the top row): those options are not moves.
     let place = "players A, B\nboard square 3 by 3\npiece Stone\n\

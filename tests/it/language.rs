@@ -643,6 +643,7 @@ fn bundled_games_use_their_compile_passes() {
                 "lines as shifts: options of `choose l`",
                 "before a decision: a `take` run once for all its options",
                 "cell switch: an `if` chain over one cell's state",
+                "count in place: a zone's count compared with a constant",
             ],
         ),
         (

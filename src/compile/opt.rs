@@ -3452,6 +3452,38 @@ impl<const W: usize> Compiler<'_, W> {
         Some(ElemTest { q: *q, f: f.map(CellTest::of), b: b.map(CellTest::of) })
     }
 
+    /// An element test `all c in l: T(c)` with `T` one occupancy set or
+    /// the `and` of two, each the mover's pieces or a fixed player's or
+    /// kind's (no filter): the sets' places in the position (see
+    /// [`Hoisted::LinesBits`]).
+    fn occupancy_words(&self, test: &ElemTest<W>) -> Option<OccBits> {
+        let (Quant::All, None, Some(CellTest::Leaves(x, y))) = (test.q, &test.f, &test.b) else {
+            return None;
+        };
+        // A fixed set's place; `None` for the mover's.
+        let place = |l: &Leaf| -> Option<Option<usize>> {
+            match *l {
+                Leaf::OwnerMe => Some(None),
+                Leaf::Owner(p) if (0..self.t.players as i64).contains(&p) => Some(Some(p as usize)),
+                Leaf::Kind(k) if (0..self.t.kinds as i64).contains(&k) => {
+                    Some(Some(self.t.players + k as usize))
+                }
+                _ => None,
+            }
+        };
+        let a = place(x)?;
+        let b = match y {
+            Some(y) => Some(place(y)?),
+            None => None,
+        };
+        Some(match (a, b) {
+            (None, None) | (None, Some(None)) => OccBits::Me,
+            (Some(a), None) => OccBits::One(a),
+            (None, Some(Some(b))) | (Some(b), Some(None)) => OccBits::MeAnd(b),
+            (Some(a), Some(Some(b))) => OccBits::Two(a, b),
+        })
+    }
+
     /// `any`/`all`/`none`/`count` over lines or sets whose body is an
     /// [`ElemTest`] (no filter on the outer collection).
     pub fn hoisted_quant(
@@ -3477,6 +3509,11 @@ impl<const W: usize> Compiler<'_, W> {
                     _ => Q_COUNT,
                 };
                 let inner = code(test.q);
+                if let (1, Quant::Any, Some(bits)) = (W, q, self.occupancy_words(&test)) {
+                    self.notes
+                        .push("lines in place: a line all in one or two occupancy sets".into());
+                    return Some(Hoisted::LinesBits(bits, i));
+                }
                 return Some(Hoisted::Lines(test, i, code(q), inner));
             }
         }
@@ -3518,6 +3555,71 @@ pub enum Hoisted<const W: usize> {
     /// Lines as shifts: the element test, the line set of the tables, the
     /// outer and the inner quantifier (`Q_*`).
     Lines(ElemTest<W>, usize, u8, u8),
+    /// `any l in lines(k): all c in l: T(c)` on a board of one word, `T`
+    /// one or two occupancy sets read in place (boop.'s `three_cats`):
+    /// the same answers as `Lines`, with no test of which sets at run
+    /// time (one closure per form of [`OccBits`]).
+    LinesBits(OccBits, usize),
+}
+
+/// Which occupancy sets of the position a [`Hoisted::LinesBits`] reads:
+/// the mover's pieces, or the set at a fixed place (a player's, a kind's),
+/// or the `and` of two.
+#[derive(Clone, Copy)]
+pub enum OccBits {
+    /// The mover's pieces.
+    Me,
+    /// The mover's pieces and the set at the place.
+    MeAnd(usize),
+    /// The set at the place.
+    One(usize),
+    /// Both sets.
+    Two(usize, usize),
+}
+
+/// [`Hoisted::LinesBits`] (line set `i` of the tables) as a condition:
+/// one closure per form of [`OccBits`]. Only for a board of one word.
+fn lines_bits<const W: usize>(bits: OccBits, i: usize) -> B<W> {
+    fn make<const W: usize, const ME: bool, const TWO: bool>(a: usize, b: usize, i: usize) -> B<W> {
+        Box::new(move |cx| {
+            let a = if ME { usize::from(cx.st.current) } else { a };
+            let mut w = bits_at::<W>(cx.st, a).0[0];
+            if TWO {
+                w &= bits_at::<W>(cx.st, b).0[0];
+            }
+            let Some(sh) = cx.t.shifts.get(i) else { return false };
+            // A line of `k` cells needs `k` cells (as in `lines_eval`).
+            w.count_ones() as usize >= sh.k && any_line_in_word(sh, w)
+        })
+    }
+    match bits {
+        OccBits::Me => make::<W, true, false>(0, 0, i),
+        OccBits::MeAnd(b) => make::<W, true, true>(0, b, i),
+        OccBits::One(a) => make::<W, false, false>(a, 0, i),
+        OccBits::Two(a, b) => make::<W, false, true>(a, b, i),
+    }
+}
+
+/// Whether some line of `sh` lies all in the cells of word `w` (a board
+/// of one word): every axis shifted to the end and the results or-ed
+/// (which axis holds a line, if any, is not predictable: no branch on
+/// it). A shift by 64 or more, which a board of one word cannot have,
+/// leaves nothing, as in `Set::shift_down`.
+#[inline(always)]
+fn any_line_in_word<const W: usize>(sh: &super::LineShifts<W>, w: u64) -> bool {
+    let k = sh.k as i32;
+    let mut any = 0;
+    for &(d, starts) in &sh.axes {
+        let (down, up) = if d >= 0 { (d.unsigned_abs(), 0) } else { (0, d.unsigned_abs()) };
+        let mut r = starts.0[0] & w;
+        let mut x = w;
+        for _ in 1..k {
+            x = x.checked_shr(down).unwrap_or(0).checked_shl(up).unwrap_or(0);
+            r &= x;
+        }
+        any |= r;
+    }
+    any != 0
 }
 
 /// [`lines_word`] or [`lines_cond`] for the quantifiers `$out`, `$inq` (`Q_*` values), so
@@ -3547,6 +3649,10 @@ impl<const W: usize> Hoisted<W> {
         match self {
             Hoisted::Word(q) => q,
             Hoisted::Lines(test, i, out, inq) => by_quants!(out, inq, lines_word, test, i),
+            Hoisted::LinesBits(bits, i) => {
+                let c = lines_bits(bits, i);
+                Box::new(move |cx| i64::from(c(cx)))
+            }
         }
     }
 
@@ -3555,6 +3661,7 @@ impl<const W: usize> Hoisted<W> {
         match self {
             Hoisted::Word(q) => Box::new(move |cx| q(cx) != 0),
             Hoisted::Lines(test, i, out, inq) => by_quants!(out, inq, lines_cond, test, i),
+            Hoisted::LinesBits(bits, i) => lines_bits(bits, i),
         }
     }
 }
@@ -3595,24 +3702,8 @@ fn lines_eval<const W: usize, const OUT: u8, const IN: u8>(
         return i64::from(OUT == Q_NONE);
     }
     if W == 1 && IN == Q_ALL && OUT == Q_ANY {
-        // One word, some line all in `s`: the shifts on the word itself,
-        // every axis to the end (which axis holds a line, if any, is not
-        // predictable: no branch on it). A shift by 64 or more, which a
-        // board of one word cannot have, leaves nothing, as in
-        // `Set::shift_down`.
-        let w = s.0[0];
-        let mut any = 0;
-        for &(d, starts) in &sh.axes {
-            let (down, up) = if d >= 0 { (d.unsigned_abs(), 0) } else { (0, d.unsigned_abs()) };
-            let mut r = starts.0[0] & w;
-            let mut x = w;
-            for _ in 1..k {
-                x = x.checked_shr(down).unwrap_or(0).checked_shl(up).unwrap_or(0);
-                r &= x;
-            }
-            any |= r;
-        }
-        return i64::from(any != 0);
+        // One word, some line all in `s`: the shifts on the word itself.
+        return i64::from(any_line_in_word(sh, s.0[0]));
     }
     let mut count = 0i64;
     for &(d, starts) in &sh.axes {

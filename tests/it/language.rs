@@ -644,6 +644,7 @@ fn bundled_games_use_their_compile_passes() {
                 "before a decision: a `take` run once for all its options",
                 "cell switch: an `if` chain over one cell's state",
                 "count in place: a zone's count compared with a constant",
+                "lines in place: a line all in one or two occupancy sets",
             ],
         ),
         (
@@ -685,6 +686,7 @@ fn bundled_games_use_their_compile_passes() {
             "connect4.game",
             &[
                 "lines as shifts: `any` over lines",
+                "lines in place: a line all in one or two occupancy sets",
                 "lazy tail after decision 0",
                 "owned search: the position searched is held, not copied",
             ],

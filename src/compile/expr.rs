@@ -956,6 +956,22 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 return Box::new(move |cx| f(k, c.eval(cx)));
             }
         }
+        // A property of the piece on a cell against a kind's
+        // (`strength(kind(n)) <= strength(piece)`): both read in place by a
+        // closure of their own, with no run-time match on the leaves.
+        match (self.leaf(a), self.leaf(b)) {
+            (Some(Leaf::PropKindOf(p, c)), Some(Leaf::PropOf(q, k))) => {
+                return Box::new(move |cx| {
+                    f(Leaf::PropKindOf(p, c).eval(cx), Leaf::PropOf(q, k).eval(cx))
+                });
+            }
+            (Some(Leaf::PropOf(q, k)), Some(Leaf::PropKindOf(p, c))) => {
+                return Box::new(move |cx| {
+                    f(Leaf::PropOf(q, k).eval(cx), Leaf::PropKindOf(p, c).eval(cx))
+                });
+            }
+            _ => {}
+        }
         let (a, b) = (self.opnd(a), self.opnd(b));
         match (a, b) {
             (Opnd::Slot(i), Opnd::Const(k)) => Box::new(move |cx| f(cx.fr.w[i], k)),

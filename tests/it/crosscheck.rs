@@ -311,6 +311,24 @@ fn cases() -> Vec<(String, Game)> {
                      }\n\
                      on no moves { pass }";
     out.push(("line sets".into(), crate::game_text(line_sets).expect("line sets game")));
+    // A property of the piece on a cell against a kind's, either way round
+    // (`expr::Compiler::compare_words` reads both in place).
+    let props = "players A, B\nboard square 3 by 3 with 8 neighbours\n\
+                 piece Low \"L\" { rank: 1 }\npiece Mid \"M\" { rank: 2 }\npiece High \"H\" { rank: 3 }\n\
+                 var score per player = 0\n\
+                 turn {\n\
+                   choose piece in [Low, Mid, High]\n\
+                   choose c in cells where empty(c)\n\
+                   place piece at c\n\
+                   for d in dirs {\n\
+                     let n = step(c, d)\n\
+                     if occupied(n) and rank(piece) > rank(kind(n)) { score(me) += 1 }\n\
+                     if occupied(n) and rank(kind(n)) >= rank(piece) { score(me) += 3 }\n\
+                   }\n\
+                   if score(me) >= 10 { win me }\n\
+                 }\n\
+                 on no moves { pass }";
+    out.push(("props".into(), crate::game_text(props).expect("props game")));
     // `place K at x` of a cell local that may be taken or off the board
     // (the step north of the top row): those options are not moves.
     let place = "players A, B\nboard square 3 by 3\npiece Stone\n\

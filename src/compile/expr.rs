@@ -840,6 +840,37 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
     }
 
+    /// Condition `e` of an `if` statement: as [`Compiler::bool_`] compiles
+    /// it, or, where that would be pass 10's line test of one or two
+    /// occupancy sets, the test itself (`Ok`), for the `if` to make in
+    /// its own closure ([`super::opt::if_lines`]).
+    pub fn if_cond(&mut self, e: &Expr) -> Result<(super::opt::OccBits, usize), B<W>> {
+        let Expr::Quant { quant, slot, domain, filter, body, span } = e else {
+            return Err(self.bool_(e));
+        };
+        if !self.hoisted.is_empty() {
+            return Err(self.bool_(e));
+        }
+        // The same order of passes as `bool_`.
+        if let Some(q) =
+            self.set_quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref())
+        {
+            return Err(q);
+        }
+        match self.hoisted_quant(*quant, *slot, domain, filter.as_deref(), body.as_deref(), *span) {
+            Some(super::opt::Hoisted::LinesBits(bits, i)) => Ok((bits, i)),
+            Some(q) => Err(q.cond()),
+            None => Err(self.quant_bool(
+                *quant,
+                *slot,
+                domain,
+                filter.as_deref(),
+                body.as_deref(),
+                *span,
+            )),
+        }
+    }
+
     /// Compiles the bindings of an inlined `def` or action: each stores its
     /// argument in the parameter's slot.
     pub fn binds(&mut self, binds: &[(Slot, Expr)]) -> Vec<super::Store<W>> {

@@ -3587,22 +3587,79 @@ pub enum OccBits {
 /// one closure per form of [`OccBits`]. Only for a board of one word.
 fn lines_bits<const W: usize>(bits: OccBits, i: usize) -> B<W> {
     fn make<const W: usize, const ME: bool, const TWO: bool>(a: usize, b: usize, i: usize) -> B<W> {
-        Box::new(move |cx| {
-            let a = if ME { usize::from(cx.st.current) } else { a };
-            let mut w = bits_at::<W>(cx.st, a).0[0];
-            if TWO {
-                w &= bits_at::<W>(cx.st, b).0[0];
-            }
-            let Some(sh) = cx.t.shifts.get(i) else { return false };
-            // A line of `k` cells needs `k` cells (as in `lines_eval`).
-            w.count_ones() as usize >= sh.k && any_line_in_word(sh, w)
-        })
+        Box::new(move |cx| lines_bits_test::<W, ME, TWO>(cx, a, b, i))
     }
     match bits {
         OccBits::Me => make::<W, true, false>(0, 0, i),
         OccBits::MeAnd(b) => make::<W, true, true>(0, b, i),
         OccBits::One(a) => make::<W, false, false>(a, 0, i),
         OccBits::Two(a, b) => make::<W, false, true>(a, b, i),
+    }
+}
+
+/// The test of [`Hoisted::LinesBits`] for the sets at `a` (the mover's
+/// when `ME`) and, when `TWO`, `b`: line set `i` of the tables.
+#[inline(always)]
+fn lines_bits_test<const W: usize, const ME: bool, const TWO: bool>(
+    cx: &Cx<'_, W>,
+    a: usize,
+    b: usize,
+    i: usize,
+) -> bool {
+    let a = if ME { usize::from(cx.st.current) } else { a };
+    let mut w = bits_at::<W>(cx.st, a).0[0];
+    if TWO {
+        w &= bits_at::<W>(cx.st, b).0[0];
+    }
+    let Some(sh) = cx.t.shifts.get(i) else { return false };
+    // A line of `k` cells needs `k` cells (as in `lines_eval`).
+    w.count_ones() as usize >= sh.k && any_line_in_word(sh, w)
+}
+
+/// `if` of [`Hoisted::LinesBits`] (line set `i`) without `else`: the test
+/// made in the `if`'s own closure, one per form of [`OccBits`], as
+/// `effect::if_` runs `then` (the test cannot fail).
+pub fn if_lines<const W: usize>(
+    bits: OccBits,
+    i: usize,
+    then: Vec<super::effect::StmtFn<W>>,
+) -> super::effect::StmtFn<W> {
+    use super::effect::{run_seq, Ctl};
+    fn make<const W: usize, const ME: bool, const TWO: bool>(
+        a: usize,
+        b: usize,
+        i: usize,
+        mut then: Vec<super::effect::StmtFn<W>>,
+    ) -> super::effect::StmtFn<W> {
+        match (then.pop(), then.is_empty()) {
+            (Some(t), true) => {
+                Box::new(
+                    move |cx| {
+                        if lines_bits_test::<W, ME, TWO>(cx, a, b, i) {
+                            t(cx)
+                        } else {
+                            Ctl::Next
+                        }
+                    },
+                )
+            }
+            (last, _) => {
+                then.extend(last);
+                Box::new(move |cx| {
+                    if lines_bits_test::<W, ME, TWO>(cx, a, b, i) {
+                        run_seq(cx, &then)
+                    } else {
+                        Ctl::Next
+                    }
+                })
+            }
+        }
+    }
+    match bits {
+        OccBits::Me => make::<W, true, false>(0, 0, i, then),
+        OccBits::MeAnd(b) => make::<W, true, true>(0, b, i, then),
+        OccBits::One(a) => make::<W, false, false>(a, 0, i, then),
+        OccBits::Two(a, b) => make::<W, false, true>(a, b, i, then),
     }
 }
 

@@ -334,7 +334,20 @@ impl<const W: usize> Compiler<'_, W> {
                 if let Some(f) = self.cell_switch(cond, then, otherwise) {
                     return f;
                 }
-                let c = self.bool_(cond);
+                let c = if otherwise.is_empty() {
+                    match self.if_cond(cond) {
+                        Ok((bits, i)) => {
+                            self.notes.push(
+                                "if of a line test: the test made in the `if`'s closure".into(),
+                            );
+                            let then = self.stmt_fns(then);
+                            return super::opt::if_lines(bits, i, then);
+                        }
+                        Err(c) => c,
+                    }
+                } else {
+                    self.bool_(cond)
+                };
                 let (a, b) = (self.stmt_fns(then), self.stmt_fns(otherwise));
                 effect::if_(c, a, b, super::opt::never_errs(cond))
             }

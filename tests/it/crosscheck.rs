@@ -295,14 +295,15 @@ fn cases() -> Vec<(String, Game)> {
     out.push(("counts".into(), crate::game_text(counts).expect("counts game")));
     // `any` line all in one or two occupancy sets (`opt::OccBits`): a
     // fixed player's, a kind's, both, the mover's and a kind's (either
-    // order), the mover's alone.
+    // order), the mover's alone; as `if`s of one and of two statements
+    // (`opt::if_lines`).
     let line_sets = "players A, B\nboard square 4 by 4\npiece Stone\npiece Mark\n\
                      var score per player = 0\n\
                      turn {\n\
                        choose k in [Stone, Mark]\n\
                        choose c in cells where empty(c)\n\
                        place k at c\n\
-                       if any l in lines(3): all y in l: owner(y) == A { score(me) += 1 }\n\
+                       if any l in lines(3): all y in l: owner(y) == A { score(me) += 1\n score(opponent) += 1 }\n\
                        if any l in lines(3): all y in l: kind(y) == Mark { score(me) += 2 }\n\
                        if any l in lines(3): all y in l: owner(y) == B and kind(y) == Stone { score(me) += 4 }\n\
                        if any l in lines(3): all y in l: kind(y) == Stone and owner(y) == me { win me }\n\

@@ -645,6 +645,7 @@ fn bundled_games_use_their_compile_passes() {
                 "cell switch: an `if` chain over one cell's state",
                 "count in place: a zone's count compared with a constant",
                 "lines in place: a line all in one or two occupancy sets",
+                "if of a line test: the test made in the `if`'s closure",
             ],
         ),
         (
@@ -687,6 +688,7 @@ fn bundled_games_use_their_compile_passes() {
             &[
                 "lines as shifts: `any` over lines",
                 "lines in place: a line all in one or two occupancy sets",
+                "if of a line test: the test made in the `if`'s closure",
                 "lazy tail after decision 0",
                 "owned search: the position searched is held, not copied",
             ],

@@ -362,6 +362,23 @@ pub fn remove<const W: usize>(c: Arg<W>, span: Span) -> StmtFn<W> {
 
 /// `move C to C`
 pub fn move_piece<const W: usize>(from: Arg<W>, to: Arg<W>, span: Span) -> StmtFn<W> {
+    if let (Arg::Slot(i), Arg::Slot(j)) = (&from, &to) {
+        // Two cell locals (`move n to behind`): read in place, no operand
+        // can raise an error.
+        let (i, j) = (*i, *j);
+        return Box::new(move |cx| {
+            let (a, b) = (cx.fr.w[i] as CellId, cx.fr.w[j] as CellId);
+            if a == NO_CELL || b == NO_CELL {
+                return Ctl::Fail(span);
+            }
+            let (pa, pb) = (code_at(cx, a), code_at(cx, b));
+            if pa == 0 || pb != 0 {
+                return Ctl::Fail(span);
+            }
+            shift(cx, a, b, pa);
+            Ctl::Next
+        });
+    }
     Box::new(move |cx| {
         let a = from.get(cx);
         check!(cx);

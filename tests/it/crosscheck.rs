@@ -330,6 +330,19 @@ fn cases() -> Vec<(String, Game)> {
                  }\n\
                  on no moves { pass }";
     out.push(("props".into(), crate::game_text(props).expect("props game")));
+    // `move a to b` of two cell locals onto any cell: onto a taken one
+    // (or its own) the option is not a move (`effect::move_piece`).
+    let moves = "players A, B\nboard square 3 by 3\npiece Stone\n\
+                 turn {\n\
+                   choose c in cells where empty(c)\n\
+                   place Stone at c\n\
+                   choose a in pieces(me) as \"from\"\n\
+                   choose b in cells as \"to\"\n\
+                   move a to b\n\
+                   if size(pieces(me)) >= 4 { win me }\n\
+                 }\n\
+                 on no moves { pass }";
+    out.push(("moves".into(), crate::game_text(moves).expect("moves game")));
     // `place K at x` of a cell local that may be taken or off the board
     // (the step north of the top row): those options are not moves.
     let place = "players A, B\nboard square 3 by 3\npiece Stone\n\

@@ -266,6 +266,13 @@ pub struct LineShifts<const W: usize> {
     /// numbered by start cell, then axis); empty when the numbering is
     /// not that one.
     pub ids: Vec<Vec<u32>>,
+    /// For a board of one word, per axis: the shift down and the shift
+    /// up that move a word one step along the axis (one of them 0), and
+    /// the word of the starts, so that testing a word needs no sign or
+    /// range test per axis. (A step of 64 or more, which only a board of
+    /// more words has, where these are not read, gets `(0, 0, 0)` when a
+    /// line has two cells or more: `Set::shift_down` leaves nothing.)
+    pub words: Vec<(u32, u32, u64)>,
 }
 
 impl<const W: usize> LineShifts<W> {
@@ -395,7 +402,19 @@ impl<const W: usize> Tables<W> {
             if !numbered {
                 ids.clear();
             }
-            shifts.push(LineShifts { range, k: k as usize, axes, ids });
+            let words = axes
+                .iter()
+                .map(|&(d, starts)| {
+                    let (down, up) =
+                        if d >= 0 { (d.unsigned_abs(), 0) } else { (0, d.unsigned_abs()) };
+                    if k >= 2 && down.max(up) >= 64 {
+                        (0, 0, 0)
+                    } else {
+                        (down.min(63), up.min(63), starts.0[0])
+                    }
+                })
+                .collect();
+            shifts.push(LineShifts { range, k: k as usize, axes, ids, words });
         }
         let mut stepped = vec![Set::EMPTY; cells * (dirs + 1)];
         for c in 0..cells {

@@ -3666,22 +3666,32 @@ pub fn if_lines<const W: usize>(
 /// Whether some line of `sh` lies all in the cells of word `w` (a board
 /// of one word): every axis shifted to the end and the results or-ed
 /// (which axis holds a line, if any, is not predictable: no branch on
-/// it). A shift by 64 or more, which a board of one word cannot have,
-/// leaves nothing, as in `Set::shift_down`.
+/// it). The shifts per axis come from the tables (`LineShifts::words`),
+/// and lines of three and four cells have their steps written out.
 #[inline(always)]
 fn any_line_in_word<const W: usize>(sh: &super::LineShifts<W>, w: u64) -> bool {
-    let k = sh.k as i32;
-    let mut any = 0;
-    for &(d, starts) in &sh.axes {
-        let (down, up) = if d >= 0 { (d.unsigned_abs(), 0) } else { (0, d.unsigned_abs()) };
-        let mut r = starts.0[0] & w;
-        let mut x = w;
-        for _ in 1..k {
-            x = x.checked_shr(down).unwrap_or(0).checked_shl(up).unwrap_or(0);
-            r &= x;
+    #[inline(always)]
+    fn axes<const K: usize>(words: &[(u32, u32, u64)], k: usize, w: u64) -> u64 {
+        let k = if K > 0 { K } else { k };
+        let mut any = 0;
+        for &(down, up, starts) in words {
+            let mut r = starts & w;
+            let mut x = w;
+            for _ in 1..k {
+                x = (x >> down) << up;
+                r &= x;
+            }
+            any |= r;
         }
-        any |= r;
+        any
     }
+    // Lines of three and four cells (the common games) with the steps
+    // written out.
+    let any = match sh.k {
+        3 => axes::<3>(&sh.words, 3, w),
+        4 => axes::<4>(&sh.words, 4, w),
+        k => axes::<0>(&sh.words, k, w),
+    };
     any != 0
 }
 

@@ -348,6 +348,18 @@ pub fn next_turn<const W: usize>(p: I<W>, span: Span) -> StmtFn<W> {
 
 /// `remove C`
 pub fn remove<const W: usize>(c: Arg<W>, span: Span) -> StmtFn<W> {
+    if let Arg::Slot(i) = c {
+        // A cell local (`remove c`): read in place, it cannot raise an
+        // error.
+        return Box::new(move |cx| {
+            let c = cx.fr.w[i] as CellId;
+            if c == NO_CELL || code_at(cx, c) == 0 {
+                return Ctl::Fail(span);
+            }
+            put(cx, c, 0);
+            Ctl::Next
+        });
+    }
     Box::new(move |cx| {
         let c = c.get(cx);
         check!(cx);

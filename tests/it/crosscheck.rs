@@ -331,7 +331,9 @@ fn cases() -> Vec<(String, Game)> {
                  on no moves { pass }";
     out.push(("props".into(), crate::game_text(props).expect("props game")));
     // `move a to b` of two cell locals onto any cell: onto a taken one
-    // (or its own) the option is not a move (`effect::move_piece`).
+    // (or its own) the option is not a move (`effect::move_piece`); then
+    // `remove e` of any cell: of an empty one, not a move
+    // (`effect::remove`).
     let moves = "players A, B\nboard square 3 by 3\npiece Stone\n\
                  turn {\n\
                    choose c in cells where empty(c)\n\
@@ -340,6 +342,8 @@ fn cases() -> Vec<(String, Game)> {
                    choose b in cells as \"to\"\n\
                    move a to b\n\
                    if size(pieces(me)) >= 4 { win me }\n\
+                   choose e in cells as \"lift\"\n\
+                   remove e\n\
                  }\n\
                  on no moves { pass }";
     out.push(("moves".into(), crate::game_text(moves).expect("moves game")));

@@ -380,15 +380,7 @@ pub fn move_piece<const W: usize>(from: Arg<W>, to: Arg<W>, span: Span) -> StmtF
         let (i, j) = (*i, *j);
         return Box::new(move |cx| {
             let (a, b) = (cx.fr.w[i] as CellId, cx.fr.w[j] as CellId);
-            if a == NO_CELL || b == NO_CELL {
-                return Ctl::Fail(span);
-            }
-            let (pa, pb) = (code_at(cx, a), code_at(cx, b));
-            if pa == 0 || pb != 0 {
-                return Ctl::Fail(span);
-            }
-            shift(cx, a, b, pa);
-            Ctl::Next
+            move_cells(cx, a, b, span)
         });
     }
     Box::new(move |cx| {
@@ -396,17 +388,23 @@ pub fn move_piece<const W: usize>(from: Arg<W>, to: Arg<W>, span: Span) -> StmtF
         check!(cx);
         let b = to.get(cx);
         check!(cx);
-        let (a, b) = (a as CellId, b as CellId);
-        if a == NO_CELL || b == NO_CELL {
-            return Ctl::Fail(span);
-        }
-        let (pa, pb) = (code_at(cx, a), code_at(cx, b));
-        if pa == 0 || pb != 0 {
-            return Ctl::Fail(span);
-        }
-        shift(cx, a, b, pa);
-        Ctl::Next
+        move_cells(cx, a as CellId, b as CellId, span)
     })
+}
+
+/// `move a to b` of two cells: not a move when either is off the board,
+/// `a` is empty or `b` taken.
+#[inline(always)]
+fn move_cells<const W: usize>(cx: &mut Cx<'_, W>, a: CellId, b: CellId, span: Span) -> Ctl {
+    if a == NO_CELL || b == NO_CELL {
+        return Ctl::Fail(span);
+    }
+    let (pa, pb) = (code_at(cx, a), code_at(cx, b));
+    if pa == 0 || pb != 0 {
+        return Ctl::Fail(span);
+    }
+    shift(cx, a, b, pa);
+    Ctl::Next
 }
 
 /// Moves the piece `code` on cell `a` to the empty cell `b` (both on the

@@ -735,17 +735,14 @@ impl<'g, const W: usize> Compiler<'g, W> {
 
     /// `count(z)` as a [`Counted`], if zone expression `z` allows it.
     fn counted_count(&self, z: &Expr) -> Option<Counted> {
-        let Expr::Zone(z, p) = z else { return None };
-        if self.t.zones.get(*z as usize)?.1 {
-            return None;
-        }
-        let per = match p.as_deref() {
+        let (z, p) = self.counted_zone(z)?;
+        let per = match p {
             None => 0,
             Some(Expr::Me) => self.t.kinds,
             _ => return None,
         };
         Some(Counted {
-            base: u32::try_from(self.t.counter(*z, 0, 0)).ok()?,
+            base: u32::try_from(self.t.counter(z, 0, 0)).ok()?,
             per: u32::try_from(per).ok()?,
             n: u32::try_from(self.t.kinds).ok()?,
         })
@@ -815,24 +812,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     body(cx)
                 })
             }
-            Expr::Quant { quant, slot, domain, filter, body, span } => {
-                if let Some(q) =
-                    self.set_quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref())
-                {
-                    return q;
-                }
-                if let Some(q) = self.hoisted_quant(
-                    *quant,
-                    *slot,
-                    domain,
-                    filter.as_deref(),
-                    body.as_deref(),
-                    *span,
-                ) {
-                    return q.cond();
-                }
-                self.quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref(), *span)
-            }
+            Expr::Quant { .. } => match self.quant_cond(e) {
+                Ok((bits, i)) => super::opt::Hoisted::LinesBits(bits, i).cond(),
+                Err(c) => c,
+            },
             _ => {
                 let w = self.word(e);
                 Box::new(move |cx| w(cx) != 0)
@@ -845,13 +828,20 @@ impl<'g, const W: usize> Compiler<'g, W> {
     /// occupancy sets, the test itself (`Ok`), for the `if` to make in
     /// its own closure ([`super::opt::if_lines`]).
     pub fn if_cond(&mut self, e: &Expr) -> Result<(super::opt::OccBits, usize), B<W>> {
+        if !matches!(e, Expr::Quant { .. }) || !self.hoisted.is_empty() {
+            return Err(self.bool_(e));
+        }
+        self.quant_cond(e)
+    }
+
+    /// Quantifier `e` as a condition, the passes tried in order (`Err`),
+    /// or pass 10's line test of one or two occupancy sets (`Ok`), which
+    /// the caller makes a closure of ([`Compiler::bool_`]) or reads in
+    /// place ([`Compiler::if_cond`]).
+    fn quant_cond(&mut self, e: &Expr) -> Result<(super::opt::OccBits, usize), B<W>> {
         let Expr::Quant { quant, slot, domain, filter, body, span } = e else {
             return Err(self.bool_(e));
         };
-        if !self.hoisted.is_empty() {
-            return Err(self.bool_(e));
-        }
-        // The same order of passes as `bool_`.
         if let Some(q) =
             self.set_quant_bool(*quant, *slot, domain, filter.as_deref(), body.as_deref())
         {

@@ -267,11 +267,10 @@ pub struct LineShifts<const W: usize> {
     /// not that one.
     pub ids: Vec<Vec<u32>>,
     /// For a board of one word, per axis: the shift down and the shift
-    /// up that move a word one step along the axis (one of them 0), and
-    /// the word of the starts, so that testing a word needs no sign or
-    /// range test per axis. (A step of 64 or more, which only a board of
-    /// more words has, where these are not read, gets `(0, 0, 0)` when a
-    /// line has two cells or more: `Set::shift_down` leaves nothing.)
+    /// up that move a word one step along the axis (one of them 0; both
+    /// under 64, as cell ids are), and the word of the starts, so that
+    /// testing a word needs no sign or range test per axis. Empty on
+    /// larger boards.
     pub words: Vec<(u32, u32, u64)>,
 }
 
@@ -402,18 +401,17 @@ impl<const W: usize> Tables<W> {
             if !numbered {
                 ids.clear();
             }
-            let words = axes
-                .iter()
-                .map(|&(d, starts)| {
-                    let (down, up) =
-                        if d >= 0 { (d.unsigned_abs(), 0) } else { (0, d.unsigned_abs()) };
-                    if k >= 2 && down.max(up) >= 64 {
-                        (0, 0, 0)
-                    } else {
-                        (down.min(63), up.min(63), starts.0[0])
-                    }
-                })
-                .collect();
+            let words = if W == 1 {
+                axes.iter()
+                    .map(|&(d, starts)| {
+                        let (down, up) =
+                            if d >= 0 { (d.unsigned_abs(), 0) } else { (0, d.unsigned_abs()) };
+                        (down, up, starts.0[0])
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             shifts.push(LineShifts { range, k: k as usize, axes, ids, words });
         }
         let mut stepped = vec![Set::EMPTY; cells * (dirs + 1)];

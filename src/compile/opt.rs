@@ -3588,18 +3588,26 @@ pub enum OccBits {
     Two(usize, usize),
 }
 
+/// `$make::<W, ME, TWO>(a, b, $args...)` for the form of `$bits`: the
+/// mover's set (`ME`) or the one at `a`, and-ed (`TWO`) with the one at `b`.
+macro_rules! by_occ {
+    ($bits:expr, $make:ident, $($arg:expr),*) => {
+        match $bits {
+            OccBits::Me => $make::<W, true, false>(0, 0, $($arg),*),
+            OccBits::MeAnd(b) => $make::<W, true, true>(0, b, $($arg),*),
+            OccBits::One(a) => $make::<W, false, false>(a, 0, $($arg),*),
+            OccBits::Two(a, b) => $make::<W, false, true>(a, b, $($arg),*),
+        }
+    };
+}
+
 /// [`Hoisted::LinesBits`] (line set `i` of the tables) as a condition:
 /// one closure per form of [`OccBits`]. Only for a board of one word.
 fn lines_bits<const W: usize>(bits: OccBits, i: usize) -> B<W> {
     fn make<const W: usize, const ME: bool, const TWO: bool>(a: usize, b: usize, i: usize) -> B<W> {
         Box::new(move |cx| lines_bits_test::<W, ME, TWO>(cx, a, b, i))
     }
-    match bits {
-        OccBits::Me => make::<W, true, false>(0, 0, i),
-        OccBits::MeAnd(b) => make::<W, true, true>(0, b, i),
-        OccBits::One(a) => make::<W, false, false>(a, 0, i),
-        OccBits::Two(a, b) => make::<W, false, true>(a, b, i),
-    }
+    by_occ!(bits, make, i)
 }
 
 /// The test of [`Hoisted::LinesBits`] for the sets at `a` (the mover's
@@ -3660,12 +3668,7 @@ pub fn if_lines<const W: usize>(
             }
         }
     }
-    match bits {
-        OccBits::Me => make::<W, true, false>(0, 0, i, then),
-        OccBits::MeAnd(b) => make::<W, true, true>(0, b, i, then),
-        OccBits::One(a) => make::<W, false, false>(a, 0, i, then),
-        OccBits::Two(a, b) => make::<W, false, true>(a, b, i, then),
-    }
+    by_occ!(bits, make, i, then)
 }
 
 /// Whether some line of `sh` lies all in the cells of word `w` (a board

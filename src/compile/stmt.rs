@@ -752,7 +752,7 @@ impl<const W: usize> Compiler<'_, W> {
 
     /// A zone named in the rule (`hand(me)`, `discard`) that counts its
     /// pieces by kind (not an ordered zone): its id and player.
-    fn counted_zone<'e>(&self, e: &'e Expr) -> Option<(u16, Option<&'e Expr>)> {
+    pub(super) fn counted_zone<'e>(&self, e: &'e Expr) -> Option<(u16, Option<&'e Expr>)> {
         match e {
             Expr::Zone(z, p) if !self.t.zones.get(*z as usize)?.1 => Some((*z, p.as_deref())),
             _ => None,

@@ -900,15 +900,19 @@ pub struct Program<const W: usize> {
     /// frame keep each player's list of groups (else it holds none, and a
     /// fork has none to copy).
     pub group_lists: bool,
+    /// Whether the moves of a position at the start of a turn may be
+    /// counted without running any option (`Searcher::counted`): the turn
+    /// begins with a decision, and the decisions met without a run (that
+    /// one, the arms of an `either` that decide at once, the decision
+    /// after a `choose` followed by one) hand their options over unrun
+    /// (lazy, sure or chance tails, chance itself).
+    pub countable: bool,
     /// Whether a search may hold the position it searches in its first
-    /// level instead of a copy (`Searcher::search_owned`): the turn
-    /// begins with a decision, and the decisions met in that level
-    /// without a run (that one, the arms of an `either` that decide at
-    /// once, the decision after a `choose` followed by one) hand their
-    /// options over unrun (lazy, sure or chance tails, chance itself), so
-    /// that no option runs there; and the mover decides nothing after a
-    /// chance event (so a move played never leaves the turn under way,
-    /// which is made from the position searched).
+    /// level instead of a copy (`Searcher::search_owned`): the moves are
+    /// [`Program::countable`], so that no option runs in that level; and
+    /// the mover decides nothing after a chance event (so a move played
+    /// never leaves the turn under way, which is made from the position
+    /// searched).
     pub owned_search: bool,
     /// Whether, besides, no chance event can stop a search of a position
     /// without face-down pieces: the turn has no `random` and shuffles
@@ -1125,13 +1129,13 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             }
         }
     }
-    // A search may hold the position searched in its first level when no
-    // option runs there (see `Program::owned_search`): the decisions met
-    // in that level without a run (the first, the arms of an `either`
+    // The moves may be counted without a run (`Program::countable`) when
+    // the decisions met without one (the first, the arms of an `either`
     // that decide at once, the decision after a `choose` followed by one)
-    // hand their options over unrun, and the mover decides nothing after
-    // a chance event.
-    let owned_search = {
+    // hand their options over unrun; a search may then hold the position
+    // searched in its first level (`Program::owned_search`) when the
+    // mover decides nothing after a chance event.
+    let countable = {
         let mut todo = vec![0u32];
         let mut unrun = turn.ops.first().is_some_and(stmt::Op::is_decision);
         let mut seen = Vec::new();
@@ -1159,10 +1163,11 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             }
         }
         unrun
-            && !stmt::decides_after_chance(&turn, |site| {
-                sites.get(site as usize).is_some_and(|s| s.chance)
-            })
     };
+    let owned_search = countable
+        && !stmt::decides_after_chance(&turn, |site| {
+            sites.get(site as usize).is_some_and(|s| s.chance)
+        });
     for (pc, op) in turn.ops.iter().enumerate() {
         // Where each option's run goes on.
         let (site, mut resumes) = match op {
@@ -1241,6 +1246,9 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         frame.2,
         turn.ops.len()
     ));
+    if countable {
+        notes.push("counted moves: a position's moves are counted without running any".into());
+    }
     if owned_search {
         notes.push("owned search: the position searched is held, not copied".into());
     }
@@ -1269,6 +1277,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         pair_memos,
         uses_memos,
         group_lists,
+        countable,
         owned_search,
         owned_perft,
         reads_start,

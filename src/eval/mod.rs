@@ -504,6 +504,16 @@ impl<const W: usize> search::Sink<W> for PerftSink<'_, W> {
         self.depth == 1
     }
 
+    /// At the last ply, which may count the moves without a search.
+    fn counts(&self) -> bool {
+        self.depth == 1
+    }
+
+    fn counted(&mut self, n: u64) {
+        self.leaves += n;
+        self.nodes += n;
+    }
+
     /// At the last ply a count in the search's loop; above it, the count
     /// below the position, out of line.
     #[inline(always)]

@@ -24,7 +24,7 @@ use super::machine::{
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
 use crate::compile::expr::bits_at;
 use crate::compile::stmt::Op;
-use crate::compile::{Block, Frame, Program};
+use crate::compile::{Block, Frame, Program, Set};
 use crate::state::Pending;
 
 /// [`Searcher::start_pieces`] not counted yet (or, in an owned search,
@@ -141,6 +141,21 @@ pub trait Sink<const W: usize> {
     fn reads_only(&self) -> bool {
         false
     }
+
+    /// Whether only the number of moves matters to the sink, not which
+    /// they are: in a program whose moves are
+    /// [`Program::countable`], the search may then count them without
+    /// handing any over ([`Searcher::counted`]) and tell the sink the
+    /// number through [`Sink::counted`] instead.
+    fn counts(&self) -> bool {
+        false
+    }
+
+    /// `n` more moves, counted without being handed over (asked only of
+    /// a sink that [`Sink::counts`]): the moves a search would have handed
+    /// to [`Sink::done`], [`Sink::chance`], [`Sink::lazy`] and
+    /// [`Sink::lazy_chance`].
+    fn counted(&mut self, _n: u64) {}
 
     /// Whether the sink keeps the levels it is handed but can take the
     /// options of a decision whose runs meet a lazy decision at once as a
@@ -445,6 +460,9 @@ impl<const W: usize> Searcher<W> {
         self.root = 0;
         self.begin(p);
         self.start_pieces = pieces.unwrap_or(UNCOUNTED);
+        if prefix.is_empty() && self.count_into(p, Some(start), sink)? {
+            return Ok(());
+        }
         let mut pc = 0;
         if p.has_chance {
             self.prefix.clear();
@@ -494,7 +512,40 @@ impl<const W: usize> Searcher<W> {
             None => UNCOUNTED,
         };
         self.prefix.clear();
+        if self.count_into(p, None, sink)? {
+            return Ok(());
+        }
         self.explore(p, None, 0, 0, sink, true).map(|_| ())
+    }
+
+    /// For a sink that [`Sink::counts`], in a program whose moves are
+    /// [`Program::countable`]: counts the moves of the position in the
+    /// first level (a search just begun at the turn's start) and tells the
+    /// sink; `false` when they could not be counted so (a tail that does
+    /// not hold there), the search then begun afresh.
+    #[inline(always)]
+    fn count_into(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        sink: &mut impl Sink<W>,
+    ) -> Result<bool, RunError> {
+        if !(p.countable && sink.counts()) {
+            return Ok(false);
+        }
+        if p.uses_memos {
+            self.memos_to(0);
+        }
+        match self.counted(p, start, 0, 0, 0)? {
+            Some(n) => {
+                sink.counted(n);
+                Ok(true)
+            }
+            None => {
+                self.begin(p);
+                Ok(false)
+            }
+        }
     }
 
     /// A search's start, its position in the first level: each level's
@@ -633,16 +684,7 @@ impl<const W: usize> Searcher<W> {
                 ChanceAt { searched: self.searched(start), start, prefix: &self.prefix };
             return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
         }
-        if n as u32 > self.budget {
-            return Err(RunError {
-                message: format!(
-                    "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
-                    p.t.max_choices
-                ),
-                span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-            });
-        }
-        self.budget -= n as u32;
+        self.spend(p, site, n)?;
         if lazy {
             return self.hand_lazy(p, b, at, sink, lent);
         }
@@ -694,14 +736,7 @@ impl<const W: usize> Searcher<W> {
         let mut cells = self.opts[depth].cells;
         let mut placed = PlacedWalk::default();
         for i in 0..n {
-            let pick = match (&mut cells, arms) {
-                (_, Some(_)) => Pick::W(i as i64),
-                (Some(c), None) => Pick::W(c.pop().map_or(i64::MIN, i64::from)),
-                (None, None) => match self.opts[depth].next_placed(&mut placed) {
-                    Some(pick) => pick,
-                    None => self.opts[depth].get(i),
-                },
-            };
+            let pick = nth_pick(&self.opts[depth], arms.is_some(), &mut cells, &mut placed, i);
             let mut shared = None;
             let lends_here =
                 group || (lend && lends(p, super::machine::resume_of(block, at, pick)));
@@ -827,12 +862,34 @@ impl<const W: usize> Searcher<W> {
         sink: &mut impl Sink<W>,
         lent: bool,
     ) -> Result<Option<bool>, RunError> {
+        if !self.chance_tail_ready(p, start, b, pc) {
+            return Ok(None);
+        }
+        let chance_at = ChanceAt { searched: self.searched(start), start, prefix: &self.prefix };
+        let (lv, opts) = (&mut self.levels[b], &mut self.opts[self.path.len()]);
+        if lent {
+            return sink.lazy_chance_lent(p, pc, &self.path, opts, &chance_at).map(Some);
+        }
+        sink.lazy_chance(p, lv, pc, &self.path, opts, &chance_at).map(Some)
+    }
+}
+
+impl<const W: usize> Searcher<W> {
+    /// Whether every option of chance-tail decision `pc` (pass 14) at
+    /// level `b` now stops at its reveal, the overflow bound included.
+    fn chance_tail_ready(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        pc: u32,
+    ) -> bool {
         let site = site_at(&p.turn, pc);
         let Some(ct) = p.chance_tails.get(site as usize).and_then(Option::as_ref) else {
-            return Ok(None);
+            return false;
         };
         if !chance_tail_holds(p, ct, &mut self.levels[b]) {
-            return Ok(None);
+            return false;
         }
         if ct.moves_pieces {
             // No zone can overflow on the way: all zones together hold at
@@ -843,15 +900,133 @@ impl<const W: usize> Searcher<W> {
                 self.levels[b].st.zone_pieces(p.t.counter_base)
             };
             if pieces > u64::from(u16::MAX) {
-                return Ok(None);
+                return false;
             }
         }
-        let chance_at = ChanceAt { searched: self.searched(start), start, prefix: &self.prefix };
-        let (lv, opts) = (&mut self.levels[b], &mut self.opts[self.path.len()]);
-        if lent {
-            return sink.lazy_chance_lent(p, pc, &self.path, opts, &chance_at).map(Some);
+        true
+    }
+
+    /// Takes the `n` options of the decision of `site` from the turn's
+    /// budget of choices; an error past it.
+    fn spend(&mut self, p: &Program<W>, site: u16, n: usize) -> Result<(), RunError> {
+        if n as u32 > self.budget {
+            return Err(RunError {
+                message: format!(
+                    "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
+                    p.t.max_choices
+                ),
+                span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+            });
         }
-        sink.lazy_chance(p, lv, pc, &self.path, opts, &chance_at).map(Some)
+        self.budget -= n as u32;
+        Ok(())
+    }
+
+    /// The moves from decision `at` at level `b` (its options listed at
+    /// `depth`), counted as [`Searcher::forked`] hands them to a sink that
+    /// only counts, with nothing handed over: a lazy decision's options, a
+    /// chance or sure tail's when it holds now, one move for a chance
+    /// event; for a decision whose options meet the next decision at once
+    /// (the arms of an `either` that decide at once, a `choose` followed
+    /// by a decision), the sum over its options, each bound in this level
+    /// in turn (binding changes only the frame; the steps a listing counts
+    /// are put back, as `forked` puts them back for an option it lends
+    /// the level to). The decisions are asked in `forked`'s order, and
+    /// spend the same budget, so that an error is the same. `None` where
+    /// `forked` would run an option (a tail that does not hold now).
+    fn counted(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        at: u32,
+        depth: usize,
+    ) -> Result<Option<u64>, RunError> {
+        let block = &p.turn;
+        let site = site_at(block, at);
+        let Some(s) = p.sites.get(site as usize) else { return Ok(None) };
+        let arms = match block.ops.get(at as usize) {
+            Some(Op::Either { arms, .. }) if s.arms_decide => Some(arms),
+            Some(Op::Choose(_) | Op::Random(_) | Op::Either { .. }) => None,
+            _ => return Ok(None),
+        };
+        while self.opts.len() <= depth {
+            self.opts.push(Box::default());
+        }
+        match arms {
+            Some(a) => self.opts[depth].branches(a.len()),
+            None => {
+                let lv = &mut self.levels[b];
+                options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
+            }
+        }
+        let n = self.opts[depth].len();
+        if n == 0 {
+            return Ok(Some(0));
+        }
+        if s.chance {
+            return Ok(Some(1));
+        }
+        self.spend(p, site, n)?;
+        if s.lazy && !s.nbr {
+            return Ok(Some(n as u64));
+        }
+        if s.chance_tail && self.chance_tail_ready(p, start, b, at) {
+            return Ok(Some(n as u64));
+        }
+        if s.sure && self.sure_tail_holds(p, start, b, site) {
+            return Ok(Some(n as u64));
+        }
+        // A sink that counts draws nothing (`Sink::drawn`).
+        if s.nbr {
+            let lv = &mut self.levels[b];
+            prune(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth]);
+            if s.lazy {
+                return Ok(Some(self.opts[depth].len() as u64));
+            }
+        }
+        if arms.is_none() && !s.next_decides {
+            return Ok(None);
+        }
+        let n = self.opts[depth].len();
+        let mut cells = self.opts[depth].cells;
+        let mut placed = PlacedWalk::default();
+        let mut total = 0;
+        for i in 0..n {
+            let pick = nth_pick(&self.opts[depth], arms.is_some(), &mut cells, &mut placed, i);
+            let lv = &mut self.levels[b];
+            let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
+            let steps = lv.fr.steps;
+            let k = self.counted(p, start, b, resume, depth + 1)?;
+            self.levels[b].fr.steps = steps;
+            match k {
+                Some(k) => total += k,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(total))
+    }
+}
+
+/// Option `i` of a decision's options `opts` as [`Searcher::forked`]
+/// walks them: an `either`'s arm (`arms`), the cells of a set in order
+/// (`cells`, the ones not yet taken), placements in order (`placed`, the
+/// walk), else the `i`-th listed.
+#[inline(always)]
+fn nth_pick<const W: usize>(
+    opts: &Options<W>,
+    arms: bool,
+    cells: &mut Option<Set<W>>,
+    placed: &mut PlacedWalk,
+    i: usize,
+) -> Pick<W> {
+    match (cells, arms) {
+        (_, true) => Pick::W(i as i64),
+        (Some(c), false) => Pick::W(c.pop().map_or(i64::MIN, i64::from)),
+        (None, false) => match opts.next_placed(placed) {
+            Some(pick) => pick,
+            None => opts.get(i),
+        },
     }
 }
 
@@ -1097,6 +1272,14 @@ pub struct CountSink(pub u64);
 impl<const W: usize> Sink<W> for CountSink {
     fn reads_only(&self) -> bool {
         true
+    }
+
+    fn counts(&self) -> bool {
+        true
+    }
+
+    fn counted(&mut self, n: u64) {
+        self.0 += n;
     }
 
     fn chance(

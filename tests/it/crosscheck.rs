@@ -555,6 +555,7 @@ fn cases() -> Vec<(String, Game)> {
                     on no moves { pass }";
     out.push(("touching".into(), crate::game_text(touching).expect("touching game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
+    out.push(("counted".into(), crate::game_text(COUNTED).expect("counted game")));
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -566,6 +567,23 @@ fn cases() -> Vec<(String, Game)> {
 /// playout draws among them), in the same position as options that are
 /// moves for certain (the lazy `edge`): a `require`, a `take` from a zone
 /// that runs empty, a `for` in the rest of the turn, and `on no moves`.
+/// Moves counted without a run (`Searcher::counted`): an `either` whose
+/// arms begin with a lazy `choose`, a `random` (a chance event, one
+/// move), a `choose` followed by a `random` (each option a move that
+/// stops at chance) and a `choose` followed by a lazy `choose` (the sum
+/// over the first's options); a decision after chance, so the search is
+/// not an owned one.
+pub const COUNTED: &str = "players A, B\nboard square 3 by 3\npiece Stone\n\
+    turn {\n\
+      either \"place\" { choose c in cells where empty(c)  place Stone at c }\n\
+      or \"roll\" { random r in range(1, 2)\n\
+        if r == 2 and (count x in cells: empty(x)) > 0 { choose e in cells where empty(e) as \"extra\"  place Stone at e } }\n\
+      or \"pick\" { choose a in cells where empty(a)  random d in range(1, 3)  if d == 3 { place Stone at a } }\n\
+      or \"move\" { choose s in pieces(me)  choose t in cells where empty(t)  move s to t }\n\
+      if size(pieces(me)) >= 4 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
 pub const DRAWN: &str = "players A, B\nboard square 4 by 4\npiece Stone\npiece Wall\n\
     zone hand per player\n\
     setup { for p in players { add 2 Wall to hand(p) } }\n\

@@ -654,6 +654,7 @@ fn bundled_games_use_their_compile_passes() {
                 "precomputed relation of two cells and the mover",
                 "lazy tail after decision 1",
                 "next decides: decision 0 (`pawn`) is followed at once by another",
+                "counted moves: a position's moves are counted without running any",
             ],
         ),
         (
@@ -680,6 +681,7 @@ fn bundled_games_use_their_compile_passes() {
                 "sure tail: the options of decision 6 (`card`) are moves when the position allows",
                 "argument read in place: a `def`'s one parameter",
                 "arms that decide: each arm of `either` 4 begins with a decision",
+                "counted moves: a position's moves are counted without running any",
                 "owned search: the position searched is held, not copied",
             ],
         ),
@@ -691,6 +693,7 @@ fn bundled_games_use_their_compile_passes() {
                 "if of a line test: the test made in the `if`'s closure",
                 "lazy tail after decision 0",
                 "owned search: the position searched is held, not copied",
+                "counted moves: a position's moves are counted without running any",
             ],
         ),
         ("hex.game", &["set form: options of `choose c`", "lazy tail after decision 1"]),
@@ -712,6 +715,7 @@ fn bundled_games_use_their_compile_passes() {
                 "neighbourhood require: asked of each placement as the options are listed",
                 "group require: asked of each placement as the options are listed",
                 "lazy tail after decision 1 (`cover`)",
+                "counted moves: a position's moves are counted without running any",
             ],
         ),
         (
@@ -720,6 +724,7 @@ fn bundled_games_use_their_compile_passes() {
                 "lines as shifts: `any` over lines",
                 "lazy tail after decision 0",
                 "owned search: the position searched is held, not copied",
+                "counted moves: a position's moves are counted without running any",
             ],
         ),
     ];

@@ -1190,3 +1190,62 @@ fn a_draw_until_a_card_that_would_overfill_a_zone_stops_with_the_error() {
         }
     }
 }
+
+/// Counting a position's moves without a run gives what listing them
+/// gives, under every limit of steps and of choices: the same number, or
+/// the same error at the same statement. The count binds each option of
+/// a decision in turn in one level and puts back the steps each listing
+/// took, and spends the choices the search spends; positions along
+/// games of rules whose moves are counted so.
+#[test]
+fn counting_moves_agrees_with_listing_them_under_every_limit() {
+    let games = [
+        ("counted", crate::game_text(crate::crosscheck::COUNTED).expect("counted game"), false),
+        ("bug_off", crate::game("bug_off.game"), false),
+        ("bug_off stacked", crate::game("bug_off.game"), true),
+        ("breakthrough 5", crate::game_with("breakthrough.game", &[("size", 5)]), false),
+        ("tictactoe", crate::game("tictactoe.game"), false),
+        // The top card known, the next face down: neither tail holds, the
+        // options run (to the chance event) after the count gave up.
+        ("draw until", draw_until("RRBRB", 0, "", true), false),
+    ];
+    let (mut errors, mut counts) = (0, 0);
+    for (name, g, stack) in &games {
+        let counted = "counted moves";
+        assert!(g.program().notes().iter().any(|n| n.starts_with(counted)), "{name}");
+        let mut s = State::initial_seeded(g, 1).expect("setup");
+        if *stack {
+            s.stack(g, &mut Rng::new(1)).expect("stacked");
+        }
+        let mut rng = Rng::new(5);
+        for ply in 0..12 {
+            let limits = (1..400).step_by(3).map(|k| (k, 2_000_000));
+            for (steps, choices) in limits.chain((1..40).map(|k| (2_000_000, k))) {
+                let lg = g.with_limits(tabula::compile::Limits { steps, choices });
+                let ctx = format!("{name} ply {ply}, {steps} steps, {choices} choices");
+                match (s.count_moves(&lg), s.legal_moves(&lg)) {
+                    (Ok(n), Ok(l)) => {
+                        assert_eq!(n, l.len() as u64, "{ctx}");
+                        counts += 1;
+                    }
+                    (Err(a), Err(b)) => {
+                        assert_eq!((&a.message, a.span), (&b.message, b.span), "{ctx}");
+                        errors += 1;
+                    }
+                    (a, b) => panic!("{ctx}: counted {a:?}, listed {b:?}"),
+                }
+            }
+            if s.turn() == tabula::Turn::Chance {
+                let o = s.chance_outcomes(g).expect("outcomes");
+                s.play_unchecked(g, &o[rng.below(o.len())].0).expect("resolve");
+                continue;
+            }
+            let moves = s.legal_moves(g).expect("moves");
+            if moves.is_empty() {
+                break;
+            }
+            s.play_unchecked(g, &moves[rng.below(moves.len())]).expect("play");
+        }
+    }
+    assert!(errors > 100 && counts > 100, "{errors} errors, {counts} counts");
+}

@@ -255,14 +255,14 @@ where
         // at every position below.
         let pieces = p.fixed_pieces.then(|| s.zone_pieces(p.t.counter_base));
         let mut cx = PerftCx {
-            stack: std::mem::take(stack),
+            stack: stack.drain(..).map(Some).collect(),
             sample,
             pieces,
             scratch: Vec::new(),
             chance: Chance::default(),
         };
         let r = perft_w(p, s, depth, &mut cx, 0);
-        *stack = cx.stack;
+        stack.extend(cx.stack.into_iter().flatten());
         r
     })
 }
@@ -283,7 +283,10 @@ pub fn perft_sampled(
 /// The working memory of perft: a searcher per depth, and the random
 /// source when chance nodes are sampled rather than expanded.
 struct PerftCx<const W: usize> {
-    stack: Vec<search::Searcher<W>>,
+    /// The searcher of each depth, taken out while its search runs (an
+    /// `Option`, so that taking it out and putting it back leaves no
+    /// searcher to drop).
+    stack: Vec<Option<search::Searcher<W>>>,
     sample: Option<crate::rng::Rng>,
     /// A bound on the pieces in zones at every position of the count
     /// ([`Program::fixed_pieces`]).
@@ -376,14 +379,14 @@ fn perft_search<const W: usize>(
     ) -> Result<(), RunError>,
 ) -> Result<(u64, u64), RunError> {
     while cx.stack.len() <= level {
-        cx.stack.push(search::Searcher::default());
+        cx.stack.push(None);
     }
-    let mut searcher = std::mem::take(&mut cx.stack[level]);
+    let mut searcher = cx.stack[level].take().unwrap_or_default();
     let pieces = cx.pieces;
     let mut sink = PerftSink { depth, cx, level, nodes: 0, leaves: 0 };
     let r = search(&mut searcher, &mut sink, pieces);
     let (nodes, leaves) = (sink.nodes, sink.leaves);
-    cx.stack[level] = searcher;
+    cx.stack[level] = Some(searcher);
     r.map(|()| (nodes, leaves))
 }
 
@@ -396,7 +399,7 @@ fn perft_stuck<const W: usize>(
     cx: &mut PerftCx<W>,
     level: usize,
 ) -> Result<u64, RunError> {
-    let st = stuck_in(p, s, &mut cx.stack[level])?;
+    let st = stuck_in(p, s, cx.stack[level].get_or_insert_with(Default::default))?;
     if st.outcome.is_some() {
         return Ok(0);
     }
@@ -435,7 +438,7 @@ fn perft_own<const W: usize>(
         return Ok(nodes);
     }
     // Without a move the search still holds the position: back it comes.
-    if !cx.stack[level].give_back(s) {
+    if !cx.stack[level].as_mut().is_some_and(|sr| sr.give_back(s)) {
         return Err(RunError {
             message: "internal error: a search kept the position it was to give back".into(),
             span: Default::default(),

@@ -504,11 +504,12 @@ impl<const W: usize> Searcher<W> {
         self.begin(p);
         // The overflow bounds read the pieces at the turn's start, which
         // the search does not keep beside its first level: counted now.
-        let tails =
-            p.chance_tails.iter().any(Option::is_some) || p.sure_tails.iter().any(Option::is_some);
+        let tails = |p: &Program<W>| {
+            p.chance_tails.iter().any(Option::is_some) || p.sure_tails.iter().any(Option::is_some)
+        };
         self.start_pieces = match pieces {
             Some(n) => n,
-            None if tails => self.levels[0].st.zone_pieces(p.t.counter_base),
+            None if tails(p) => self.levels[0].st.zone_pieces(p.t.counter_base),
             None => UNCOUNTED,
         };
         self.prefix.clear();
@@ -945,21 +946,32 @@ impl<const W: usize> Searcher<W> {
         let block = &p.turn;
         let site = site_at(block, at);
         let Some(s) = p.sites.get(site as usize) else { return Ok(None) };
-        let arms = match block.ops.get(at as usize) {
-            Some(Op::Either { arms, .. }) if s.arms_decide => Some(arms),
-            Some(Op::Choose(_) | Op::Random(_) | Op::Either { .. }) => None,
+        match block.ops.get(at as usize) {
+            Some(Op::Either { arms, .. }) if s.arms_decide => {
+                // Nothing is handed over at an `either` whose arms decide
+                // at once (`SiteInfo::arms_decide`): the sum over its arms,
+                // each met without a run (`bind` changes nothing).
+                self.spend(p, site, arms.len())?;
+                let mut total = 0;
+                for &arm in arms {
+                    let steps = self.levels[b].fr.steps;
+                    let k = self.counted(p, start, b, arm, depth + 1)?;
+                    self.levels[b].fr.steps = steps;
+                    match k {
+                        Some(k) => total += k,
+                        None => return Ok(None),
+                    }
+                }
+                return Ok(Some(total));
+            }
+            Some(Op::Choose(_) | Op::Random(_) | Op::Either { .. }) => {}
             _ => return Ok(None),
-        };
+        }
         while self.opts.len() <= depth {
             self.opts.push(Box::default());
         }
-        match arms {
-            Some(a) => self.opts[depth].branches(a.len()),
-            None => {
-                let lv = &mut self.levels[b];
-                options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
-            }
-        }
+        let lv = &mut self.levels[b];
+        options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
         let n = self.opts[depth].len();
         if n == 0 {
             return Ok(Some(0));
@@ -985,7 +997,7 @@ impl<const W: usize> Searcher<W> {
                 return Ok(Some(self.opts[depth].len() as u64));
             }
         }
-        if arms.is_none() && !s.next_decides {
+        if !s.next_decides {
             return Ok(None);
         }
         let n = self.opts[depth].len();
@@ -993,7 +1005,7 @@ impl<const W: usize> Searcher<W> {
         let mut placed = PlacedWalk::default();
         let mut total = 0;
         for i in 0..n {
-            let pick = nth_pick(&self.opts[depth], arms.is_some(), &mut cells, &mut placed, i);
+            let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, i);
             let lv = &mut self.levels[b];
             let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
             let steps = lv.fr.steps;

@@ -914,6 +914,14 @@ pub struct Program<const W: usize> {
     /// never leaves the turn under way, which is made from the position
     /// searched).
     pub owned_search: bool,
+    /// Whether a playout counts the moves and plays only the one it draws
+    /// (`Searcher::count_owned`, `Searcher::play_counted`) instead of
+    /// listing them: an owned search whose first decision's options each
+    /// meet another decision at once (an `either` whose arms decide at
+    /// once, a `choose` followed by a decision), which a list keeps as
+    /// groups. Where the first decision's options are the moves, the
+    /// search hands them over as one list already.
+    pub count_playouts: bool,
     /// Whether, besides, no chance event can stop a search of a position
     /// without face-down pieces: the turn has no `random` and shuffles
     /// nothing (only a shuffle turns pieces face down). Perft's sink then
@@ -1252,6 +1260,18 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     if owned_search {
         notes.push("owned search: the position searched is held, not copied".into());
     }
+    let count_playouts = owned_search
+        && match turn.ops.first() {
+            Some(stmt::Op::Either { site, .. }) => {
+                sites.get(*site as usize).is_some_and(|s| s.arms_decide)
+            }
+            Some(stmt::Op::Choose(c)) => sites.get(c.site as usize).is_some_and(|s| s.next_decides),
+            _ => false,
+        };
+    if count_playouts {
+        notes
+            .push("counted playouts: a playout plays the move it draws among those counted".into());
+    }
     let owned_perft = owned_search
         && !turn.ops.iter().any(|op| matches!(op, stmt::Op::Random(_)))
         && !g.turn.iter().any(opt::shuffles);
@@ -1279,6 +1299,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         group_lists,
         countable,
         owned_search,
+        count_playouts,
         owned_perft,
         reads_start,
         sites,

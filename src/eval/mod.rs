@@ -206,7 +206,7 @@ impl State {
                 });
             };
             return with_program!(g, p => search::with_searcher(p, |sr| {
-                search::resolve_in(p, self, c, &mut sr.chance_run().0)
+                search::resolve_in(p, self, c, sr.chance_run().0)
             }));
         }
         if mv.stuck {
@@ -725,7 +725,7 @@ where
     // In this thread's scratch run (a position and a frame kept from one
     // call to the next), not a new frame and a clone each time.
     search::with_searcher(p, |sr| {
-        let lv = search::fresh(p, &mut sr.chance_run().0, s);
+        let lv = search::fresh(p, sr.chance_run().0, s);
         let search::LevelData { st, fr } = &mut **lv;
         if let Some(w) = fr.w.get_mut(*slot as usize) {
             *w = i64::from(pl);

@@ -304,9 +304,10 @@ pub struct Searcher<const W: usize> {
     /// searcher, which perft moves by value at every node, stays small.
     memo_at: u32,
     /// A scratch run for chance nodes (see [`fresh`]) and its listing,
+    /// and a playout's trace of its count ([`Searcher::count_owned`]);
     /// made when first asked (a searcher is moved by value, and most
-    /// never meet a chance node).
-    chance: Option<Box<(Option<Level<W>>, Options<W>)>>,
+    /// never need them).
+    extra: Option<Box<Extra<W>>>,
     /// In an owned search ([`Searcher::search_owned`]): the address of the
     /// first level's position, which the search may hand to its sink but
     /// never changes (0 otherwise).
@@ -323,10 +324,70 @@ impl<const W: usize> Default for Searcher<W> {
             prefix: Vec::new(),
             start_pieces: UNCOUNTED,
             memo_at: 0,
-            chance: None,
+            extra: None,
             root: 0,
         }
     }
+}
+
+/// What a searcher makes only when first asked (see `Searcher::extra`).
+#[derive(Default)]
+struct Extra<const W: usize> {
+    /// The scratch run for chance nodes (see [`fresh`]).
+    run: Option<Level<W>>,
+    /// Its listing.
+    opts: Options<W>,
+    /// A playout's count (see [`Searcher::count_owned`]).
+    trace: Trace<W>,
+}
+
+/// What a playout's count ([`Searcher::count_owned`]) keeps of each
+/// decision it meets, in the count's order (a decision, then the ones its
+/// options meet, option by option), so that a move can be played without
+/// counting again ([`Searcher::play_counted`]).
+#[derive(Default)]
+struct Trace<const W: usize> {
+    marks: Vec<Mark>,
+    /// The options of the decisions that listed them (`Mark::list`).
+    lists: Vec<Box<Options<W>>>,
+    /// Lists of `lists` in use.
+    n_lists: usize,
+}
+
+/// A decision met by a playout's count.
+#[derive(Clone, Copy)]
+struct Mark {
+    /// The decision.
+    pc: u32,
+    /// Its moves.
+    n: u64,
+    /// Its marks and those of the decisions its options meet.
+    len: u32,
+    /// The run's steps before its listing and after.
+    steps: (u32, u32),
+    /// How its options are moves.
+    how: How,
+    /// Its options in `Trace::lists` (none for an `either` whose arms
+    /// decide at once, which lists none).
+    list: u32,
+}
+
+/// How the options of a decision met by a count are moves (see
+/// [`Searcher::counted`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum How {
+    /// The arms of an `either` that decide at once (which lists no
+    /// options): each meets the next decision at once.
+    Arms,
+    /// Each option meets the next decision at once.
+    Meet,
+    /// Each option runs to the end of the turn (a lazy decision, a sure
+    /// tail that holds).
+    Run,
+    /// Each option runs to a chance event (a chance tail that holds).
+    ToChance,
+    /// The decision is a chance event: one move, that stops there.
+    Stop,
 }
 
 impl<const W: usize> Frame<W> {
@@ -391,8 +452,9 @@ pub fn advance(st: &mut State, players: usize) {
 
 impl<const W: usize> Searcher<W> {
     /// The scratch run for chance nodes and its listing (see [`fresh`]).
-    pub fn chance_run(&mut self) -> &mut (Option<Level<W>>, Options<W>) {
-        self.chance.get_or_insert_with(|| Box::new((None, Options::default())))
+    pub fn chance_run(&mut self) -> (&mut Option<Level<W>>, &mut Options<W>) {
+        let x = self.extra.get_or_insert_with(Box::default);
+        (&mut x.run, &mut x.opts)
     }
 
     /// Moves the memo tables the levels share into level `b`'s frame (a
@@ -500,10 +562,21 @@ impl<const W: usize> Searcher<W> {
             self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
         }
         std::mem::swap(&mut self.levels[0].st, st);
+        self.own_start(p, pieces);
+        if self.count_into(p, None, sink)? {
+            return Ok(());
+        }
+        self.explore(p, None, 0, 0, sink, true).map(|_| ())
+    }
+
+    /// The start of an owned search, its position in the first level:
+    /// the overflow bounds read the pieces at the turn's start, which the
+    /// search does not keep beside its first level, so they are counted
+    /// now (unless the caller told them, `pieces`); no events before.
+    #[inline(always)]
+    fn own_start(&mut self, p: &Program<W>, pieces: Option<u64>) {
         self.root = &*self.levels[0].st as *const State as usize;
         self.begin(p);
-        // The overflow bounds read the pieces at the turn's start, which
-        // the search does not keep beside its first level: counted now.
         let tails = |p: &Program<W>| {
             p.chance_tails.iter().any(Option::is_some) || p.sure_tails.iter().any(Option::is_some)
         };
@@ -513,10 +586,113 @@ impl<const W: usize> Searcher<W> {
             None => UNCOUNTED,
         };
         self.prefix.clear();
-        if self.count_into(p, None, sink)? {
-            return Ok(());
+    }
+
+    /// A playout's count of the moves of the position in `st`, moved into
+    /// the first level as [`Searcher::search_owned`] moves it (for the
+    /// programs of [`Program::count_playouts`], a position not under way;
+    /// `pieces` as there), each decision met
+    /// marked in the trace ([`Trace`]) for [`Searcher::play_counted`].
+    /// `None` when the moves cannot be counted so (a tail that does not
+    /// hold) or there is none: the position is then back in `st`, to be
+    /// searched as usual.
+    pub fn count_owned(
+        &mut self,
+        p: &Program<W>,
+        st: &mut Box<State>,
+        pieces: Option<u64>,
+    ) -> Result<Option<u64>, RunError> {
+        if !p.count_playouts || st.pending.is_some() {
+            return Ok(None);
         }
-        self.explore(p, None, 0, 0, sink, true).map(|_| ())
+        if self.levels.is_empty() {
+            self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
+        }
+        std::mem::swap(&mut self.levels[0].st, st);
+        self.own_start(p, pieces);
+        if p.uses_memos {
+            self.memos_to(0);
+        }
+        let t = &mut self.extra.get_or_insert_with(Box::default).trace;
+        t.marks.clear();
+        t.n_lists = 0;
+        let n = self.counted(p, None, 0, 0, 0, true);
+        if matches!(n, Ok(Some(n)) if n > 0) {
+            return n;
+        }
+        if !self.give_back(st) {
+            return Err(internal("a count kept the position it was to give back"));
+        }
+        n.map(|_| None)
+    }
+
+    /// Plays move `i` of the count just made ([`Searcher::count_owned`],
+    /// which found more than `i` moves) on the position it holds, as a
+    /// search's list would play it ([`Successors::play_out`]): the options
+    /// on the way to it bound again, each where the count found its move
+    /// `i`, then the last one run to the end of the turn, or to chance,
+    /// which `rng` decides as there. The run's steps are the search's: a
+    /// decision's listing counts for its options' runs unless its level
+    /// was lent to it by a group ([`Sink::groups`], whose options' runs
+    /// begin where the group's decision left them). The position after
+    /// the move goes to `out`, which held a spare.
+    pub fn play_counted(
+        &mut self,
+        p: &Program<W>,
+        i: u64,
+        rng: &mut crate::rng::Rng,
+        out: &mut Box<State>,
+    ) -> Result<(), RunError> {
+        self.root = 0;
+        let Searcher { levels, extra, path, .. } = self;
+        let (Some(lv), Some(x)) = (levels.first_mut(), extra.as_deref_mut()) else {
+            return Err(internal("a move played without a count"));
+        };
+        let Extra { trace: t, opts, .. } = x;
+        let searched = (lv.st.ply, lv.st.current);
+        let players = p.t.players;
+        path.clear();
+        let (mut pos, mut i, mut owned) = (0, i, true);
+        while let Some(&m) = t.marks.get(pos) {
+            let site = site_at(&p.turn, m.pc);
+            let list = t.lists.get(m.list as usize);
+            if matches!(m.how, How::Arms | How::Meet) {
+                // The option whose moves hold move `i`: its marks follow
+                // this one's, option by option.
+                let (mut c, mut k) = (pos + 1, 0);
+                while let Some(cm) = t.marks.get(c) {
+                    if i < cm.n {
+                        break;
+                    }
+                    i -= cm.n;
+                    c += cm.len as usize;
+                    k += 1;
+                }
+                let pick = match list {
+                    Some(l) if k < l.len() => l.get(k),
+                    Some(_) => break,
+                    None => Pick::W(k as i64),
+                };
+                push_pick(path, site, pick);
+                bind(p, &p.turn, m.pc, &mut lv.st, &mut lv.fr, pick);
+                owned = !(owned && p.sites.get(site as usize).is_some_and(|s| s.groups));
+                pos = c;
+                continue;
+            }
+            lv.fr.steps = if owned { m.steps.1 } else { m.steps.0 };
+            let turn = (players, searched, &[][..]);
+            return match (m.how, list) {
+                (How::Stop, _) => chance_to_end(p, lv, m.pc, path, opts, rng, turn, out),
+                (_, Some(l)) if i as usize >= l.len() => break,
+                (How::Run, Some(l)) => finish_into(p, lv, m.pc, l.get(i as usize), players, out),
+                (How::ToChance, Some(l)) => {
+                    let pc = to_chance(p, lv, m.pc, l.get(i as usize), path)?;
+                    chance_to_end(p, lv, pc, path, opts, rng, turn, out)
+                }
+                _ => break,
+            };
+        }
+        Err(internal("a move counted was not found"))
     }
 
     /// For a sink that [`Sink::counts`], in a program whose moves are
@@ -537,7 +713,7 @@ impl<const W: usize> Searcher<W> {
         if p.uses_memos {
             self.memos_to(0);
         }
-        match self.counted(p, start, 0, 0, 0)? {
+        match self.counted(p, start, 0, 0, 0, false)? {
             Some(n) => {
                 sink.counted(n);
                 Ok(true)
@@ -935,6 +1111,9 @@ impl<const W: usize> Searcher<W> {
     /// the level to). The decisions are asked in `forked`'s order, and
     /// spend the same budget, so that an error is the same. `None` where
     /// `forked` would run an option (a tail that does not hold now).
+    /// With `trace`, each decision met is marked in the trace (see
+    /// [`Trace`]) and keeps its options there.
+    #[inline(always)]
     fn counted(
         &mut self,
         p: &Program<W>,
@@ -942,7 +1121,78 @@ impl<const W: usize> Searcher<W> {
         b: usize,
         at: u32,
         depth: usize,
+        trace: bool,
     ) -> Result<Option<u64>, RunError> {
+        if trace {
+            return self.counted_traced(p, start, b, at, depth);
+        }
+        Ok(self.count_at(p, start, b, at, depth, false)?.map(|(n, _)| n))
+    }
+
+    /// [`Searcher::counted`] with its trace.
+    #[inline(never)]
+    fn counted_traced(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        at: u32,
+        depth: usize,
+    ) -> Result<Option<u64>, RunError> {
+        let before = self.levels[b].fr.steps;
+        let Some(x) = self.extra.as_deref_mut() else {
+            return Err(internal("a count traced without a trace"));
+        };
+        let m = x.trace.marks.len();
+        x.trace.marks.push(Mark {
+            pc: at,
+            n: 0,
+            len: 0,
+            steps: (before, before),
+            how: How::Arms,
+            list: u32::MAX,
+        });
+        let Some((n, how)) = self.count_at(p, start, b, at, depth, true)? else {
+            // The count is given up: its trace is not read.
+            return Ok(None);
+        };
+        let after = self.levels[b].fr.steps;
+        let Searcher { extra, opts, .. } = self;
+        let (Some(x), Some(opts)) = (extra.as_deref_mut(), opts.get_mut(depth)) else {
+            return Err(internal("a count traced without a trace"));
+        };
+        let t = &mut x.trace;
+        let len = (t.marks.len() - m) as u32;
+        // Every decision lists its options but an `either` whose arms
+        // decide at once; they are kept for playing one, traded for a
+        // spare list.
+        let list = if how == How::Arms {
+            u32::MAX
+        } else {
+            if t.n_lists == t.lists.len() {
+                t.lists.push(Box::default());
+            }
+            std::mem::swap(&mut t.lists[t.n_lists], opts);
+            t.n_lists += 1;
+            (t.n_lists - 1) as u32
+        };
+        if let Some(mk) = t.marks.get_mut(m) {
+            *mk = Mark { pc: at, n, len, steps: (before, after), how, list };
+        }
+        Ok(Some(n))
+    }
+
+    /// [`Searcher::counted`] of decision `at`, with how its options are
+    /// moves.
+    fn count_at(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        at: u32,
+        depth: usize,
+        trace: bool,
+    ) -> Result<Option<(u64, How)>, RunError> {
         let block = &p.turn;
         let site = site_at(block, at);
         let Some(s) = p.sites.get(site as usize) else { return Ok(None) };
@@ -955,14 +1205,14 @@ impl<const W: usize> Searcher<W> {
                 let mut total = 0;
                 for &arm in arms {
                     let steps = self.levels[b].fr.steps;
-                    let k = self.counted(p, start, b, arm, depth + 1)?;
+                    let k = self.counted(p, start, b, arm, depth + 1, trace)?;
                     self.levels[b].fr.steps = steps;
                     match k {
                         Some(k) => total += k,
                         None => return Ok(None),
                     }
                 }
-                return Ok(Some(total));
+                return Ok(Some((total, How::Arms)));
             }
             Some(Op::Choose(_) | Op::Random(_) | Op::Either { .. }) => {}
             _ => return Ok(None),
@@ -974,27 +1224,27 @@ impl<const W: usize> Searcher<W> {
         options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
         let n = self.opts[depth].len();
         if n == 0 {
-            return Ok(Some(0));
+            return Ok(Some((0, How::Run)));
         }
         if s.chance {
-            return Ok(Some(1));
+            return Ok(Some((1, How::Stop)));
         }
         self.spend(p, site, n)?;
         if s.lazy && !s.nbr {
-            return Ok(Some(n as u64));
+            return Ok(Some((n as u64, How::Run)));
         }
         if s.chance_tail && self.chance_tail_ready(p, start, b, at) {
-            return Ok(Some(n as u64));
+            return Ok(Some((n as u64, How::ToChance)));
         }
         if s.sure && self.sure_tail_holds(p, start, b, site) {
-            return Ok(Some(n as u64));
+            return Ok(Some((n as u64, How::Run)));
         }
         // A sink that counts draws nothing (`Sink::drawn`).
         if s.nbr {
             let lv = &mut self.levels[b];
             prune(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth]);
             if s.lazy {
-                return Ok(Some(self.opts[depth].len() as u64));
+                return Ok(Some((self.opts[depth].len() as u64, How::Run)));
             }
         }
         if !s.next_decides {
@@ -1009,14 +1259,14 @@ impl<const W: usize> Searcher<W> {
             let lv = &mut self.levels[b];
             let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
             let steps = lv.fr.steps;
-            let k = self.counted(p, start, b, resume, depth + 1)?;
+            let k = self.counted(p, start, b, resume, depth + 1, trace)?;
             self.levels[b].fr.steps = steps;
             match k {
                 Some(k) => total += k,
                 None => return Ok(None),
             }
         }
-        Ok(Some(total))
+        Ok(Some((total, How::Meet)))
     }
 }
 
@@ -1683,47 +1933,8 @@ impl<const W: usize> Successors<W> {
                 (lv, pc, picks)
             }
         };
-        let mut pc = pc;
-        loop {
-            let site = site_at(&p.turn, pc);
-            let Some(pick) = sample(p, &p.turn, pc, &mut lv.st, &mut lv.fr, &mut self.opts, rng)?
-            else {
-                return Err(RunError {
-                    message: "a chance event has no outcome".into(),
-                    span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-                });
-            };
-            push_pick(picks, site, pick);
-            let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
-            match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
-                Stop::Done => {
-                    // The run is spent: its position is moved out, not copied.
-                    if lv.st.same_shape(out) {
-                        std::mem::swap(&mut lv.st, out);
-                    } else {
-                        out.copy_from(&lv.st);
-                    }
-                    advance(out, self.players);
-                    return settle(p, out);
-                }
-                Stop::Fork(next) => {
-                    if p.sites.get(site_at(&p.turn, next) as usize).is_some_and(|s| s.chance) {
-                        pc = next;
-                        continue;
-                    }
-                    // The mover decides next: the turn under way, as a position.
-                    let events = events(p, &self.prefix, picks);
-                    return under_way(self.searched, out, events, false);
-                }
-                Stop::Fail(span) => {
-                    return Err(RunError {
-                        message: "after this chance event the turn cannot go on: a rule fails"
-                            .into(),
-                        span,
-                    })
-                }
-            }
-        }
+        let turn = (self.players, self.searched, &self.prefix[..]);
+        chance_to_end(p, lv, pc, picks, &mut self.opts, rng, turn, out)
     }
 
     /// Move `i`'s resulting position (after the turn passes), written into
@@ -1788,6 +1999,64 @@ impl<const W: usize> Successors<W> {
             return finish_into(p, fork, *pc, opts.get(at), self.players, out);
         }
         Ok(())
+    }
+}
+
+/// A move that stops at chance event `pc` of run `lv` (`picks`: the
+/// search's picks so far), played on: chance decides with `rng`, at this
+/// event and every chance event the run meets next, to the end of the
+/// turn, whose position (the turn passed) is moved into `out`; if the
+/// mover decides next, `out` (the position searched) becomes the turn
+/// under way. `turn`: the number of players, the ply and mover of the
+/// position searched and the turn's events before the search.
+#[allow(clippy::too_many_arguments)]
+fn chance_to_end<const W: usize>(
+    p: &Program<W>,
+    lv: &mut Level<W>,
+    mut pc: u32,
+    picks: &mut Vec<(u16, Pick<W>)>,
+    opts: &mut Options<W>,
+    rng: &mut crate::rng::Rng,
+    (players, searched, prefix): (usize, (u32, u8), &[Choice]),
+    out: &mut Box<State>,
+) -> Result<(), RunError> {
+    loop {
+        let site = site_at(&p.turn, pc);
+        let Some(pick) = sample(p, &p.turn, pc, &mut lv.st, &mut lv.fr, opts, rng)? else {
+            return Err(RunError {
+                message: "a chance event has no outcome".into(),
+                span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+            });
+        };
+        push_pick(picks, site, pick);
+        let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
+        match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
+            Stop::Done => {
+                // The run is spent: its position is moved out, not copied.
+                if lv.st.same_shape(out) {
+                    std::mem::swap(&mut lv.st, out);
+                } else {
+                    out.copy_from(&lv.st);
+                }
+                advance(out, players);
+                return settle(p, out);
+            }
+            Stop::Fork(next) => {
+                if p.sites.get(site_at(&p.turn, next) as usize).is_some_and(|s| s.chance) {
+                    pc = next;
+                    continue;
+                }
+                // The mover decides next: the turn under way, as a position.
+                let events = events(p, prefix, picks);
+                return under_way(searched, out, events, false);
+            }
+            Stop::Fail(span) => {
+                return Err(RunError {
+                    message: "after this chance event the turn cannot go on: a rule fails".into(),
+                    span,
+                })
+            }
+        }
     }
 }
 

@@ -189,6 +189,20 @@ fn playout_w<const W: usize>(
         // moves are drawn among candidates (kept with it).
         let owned = p.owned_search && s.pending.is_none() && plies < max_plies && !draws;
         if owned {
+            let counted =
+                if p.count_playouts { searcher.count_owned(p, &mut s, pieces)? } else { None };
+            if let Some(n) = counted {
+                // The moves counted, one drawn as from their list, and
+                // only that one played: the course a search's list takes
+                // (the same draws, the same move), without the list.
+                branching += n;
+                let i = rng.below(n as usize);
+                searcher.play_counted(p, i as u64, rng, &mut s)?;
+                plies += 1;
+                moved = s.ply == turn_ply;
+                turn_ply = s.ply;
+                continue;
+            }
             searcher.search_owned(p, &mut s, succ, pieces)?;
         } else {
             searcher.search_within(p, &s, succ, pieces)?;

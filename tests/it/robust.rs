@@ -1249,3 +1249,105 @@ fn counting_moves_agrees_with_listing_them_under_every_limit() {
     }
     assert!(errors > 100 && counts > 100, "{errors} errors, {counts} counts");
 }
+
+/// Arms that begin with a lazy `choose`, a `random` (one move, that stops
+/// there) and a `choose` followed by a `random`; no decision after chance,
+/// so a playout counts the moves and plays the one it draws. The count
+/// after the decisions takes steps (a step per cell).
+const STOPS: &str = "players A, B\nboard square 3 by 3\npiece Stone\nzone score per player\n\
+    turn {\n\
+      either \"place\" { choose c in cells where empty(c)  place Stone at c }\n\
+      or \"roll\" { random r in range(1, 3)  add r Stone to score(me) }\n\
+      or \"pick\" { choose a in cells where empty(a)  random d in range(1, 2)  if d == 2 { place Stone at a } }\n\
+      if (count x in cells: empty(x)) > 20 { win me }\n\
+      if size(pieces(me)) >= 3 or count(score(me)) >= 5 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// A `choose` followed by a lazy one (an arm of an `either`): a group,
+/// whose options run from where the first decision left the steps (the
+/// second's listing, a step per kind, not counted); the count after them
+/// takes a step per kind.
+const PAIRS: &str = "players A, B\nboard square 3 by 3\npiece Stone\npiece Red\npiece Blue\n\
+    zone pool per player\n\
+    setup { for p in players { add 3 Red to pool(p)  add 3 Blue to pool(p) } }\n\
+    turn {\n\
+      either \"place\" { choose c in cells where empty(c)  place Stone at c }\n\
+      or \"trade\" { choose s in pieces(me)  choose k in pool(me)  take k from pool(me)  remove s }\n\
+      if (count j in pool(me): count(pool(me), j) > 1) > 20 { win me }\n\
+      if size(pieces(me)) >= 4 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// A playout that counts the moves and plays only the one it draws
+/// (`Program::count_playouts`) takes the course of one that lists them
+/// (the same rules behind a `let` before the first decision, which counts
+/// no step: the search then lists every move), under every limit of
+/// steps: the same plies, branching, result and last position, or the
+/// same error. The last position of the rules behind the `let` is the
+/// same, as the `let`'s local is no part of a position.
+#[test]
+fn a_counted_playout_takes_the_listed_course_under_every_limit() {
+    const LET: &str = "\n let listed_ = 0";
+    let listed = |text: &str| {
+        assert_eq!(text.matches("turn {").count(), 1);
+        text.replacen("turn {", &format!("turn {{{LET}"), 1)
+    };
+    let file = |name: &str| {
+        std::fs::read_to_string(crate::root().join("games").join(name)).expect("game file")
+    };
+    let (bug_off, breakthrough) = (file("bug_off.game"), file("breakthrough.game"));
+    // The larger games every 37 steps, the small ones every step.
+    let cases = [
+        ("bug_off", bug_off.clone(), false, 37),
+        ("bug_off stacked", bug_off, true, 37),
+        ("breakthrough", breakthrough, false, 37),
+        ("stops", STOPS.to_string(), false, 1),
+        ("pairs", PAIRS.to_string(), false, 1),
+    ];
+    let (mut errors, mut runs) = (0, 0);
+    for (name, text, stack, every) in &cases {
+        let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+        let l = crate::game_text(&listed(text)).unwrap_or_else(|e| panic!("{e}"));
+        let counted = "counted playouts";
+        assert!(g.program().notes().iter().any(|n| n.starts_with(counted)), "{name}");
+        assert!(!l.program().notes().iter().any(|n| n.starts_with(counted)), "{name}");
+        for seed in 0..3 {
+            let mut s = State::initial_seeded(&g, seed).expect("setup");
+            if *stack {
+                s.stack(&g, &mut Rng::new(seed)).expect("stacked");
+            }
+            let limits = (1..600).step_by(*every).chain([2_000_000]);
+            for steps in limits {
+                let lim = tabula::compile::Limits { steps, ..Default::default() };
+                let (g, l) = (g.with_limits(lim), l.with_limits(lim));
+                let ctx = format!("{name}, seed {seed}, {steps} steps");
+                let a = tabula::playout(&g, &s, &mut Rng::new(seed + 5), 60);
+                let b = tabula::playout(&l, &s, &mut Rng::new(seed + 5), 60);
+                match (a, b) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(
+                            (a.plies, a.branching, a.outcome, &a.last),
+                            (b.plies, b.branching, b.outcome, &b.last),
+                            "{ctx}"
+                        );
+                        runs += 1;
+                    }
+                    (Err(a), Err(b)) => {
+                        // The same statement: its span moved by the `let`.
+                        let at = text.find("turn {").map_or(0, |i| i + "turn {".len()) as u32;
+                        let moved = |x: u32| if x >= at { x - LET.len() as u32 } else { x };
+                        assert_eq!(
+                            (&a.message, a.span.start, a.span.end),
+                            (&b.message, moved(b.span.start), moved(b.span.end)),
+                            "{ctx}"
+                        );
+                        errors += 1;
+                    }
+                    (a, b) => panic!("{ctx}: counted {a:?}, listed {b:?}"),
+                }
+            }
+        }
+    }
+    assert!(errors > 10 && runs > 10, "{errors} errors, {runs} runs");
+}

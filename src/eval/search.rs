@@ -1126,7 +1126,7 @@ impl<const W: usize> Searcher<W> {
         if trace {
             return self.counted_traced(p, start, b, at, depth);
         }
-        Ok(self.count_at(p, start, b, at, depth, false)?.map(|(n, _)| n))
+        Ok(self.count_at::<false>(p, start, b, at, depth)?.map(|(n, _)| n))
     }
 
     /// [`Searcher::counted`] with its trace.
@@ -1152,7 +1152,7 @@ impl<const W: usize> Searcher<W> {
             how: How::Arms,
             list: u32::MAX,
         });
-        let Some((n, how)) = self.count_at(p, start, b, at, depth, true)? else {
+        let Some((n, how)) = self.count_at::<true>(p, start, b, at, depth)? else {
             // The count is given up: its trace is not read.
             return Ok(None);
         };
@@ -1184,14 +1184,13 @@ impl<const W: usize> Searcher<W> {
 
     /// [`Searcher::counted`] of decision `at`, with how its options are
     /// moves.
-    fn count_at(
+    fn count_at<const TRACE: bool>(
         &mut self,
         p: &Program<W>,
         start: Option<&State>,
         b: usize,
         at: u32,
         depth: usize,
-        trace: bool,
     ) -> Result<Option<(u64, How)>, RunError> {
         let block = &p.turn;
         let site = site_at(block, at);
@@ -1205,7 +1204,7 @@ impl<const W: usize> Searcher<W> {
                 let mut total = 0;
                 for &arm in arms {
                     let steps = self.levels[b].fr.steps;
-                    let k = self.counted(p, start, b, arm, depth + 1, trace)?;
+                    let k = self.counted(p, start, b, arm, depth + 1, TRACE)?;
                     self.levels[b].fr.steps = steps;
                     match k {
                         Some(k) => total += k,
@@ -1259,7 +1258,7 @@ impl<const W: usize> Searcher<W> {
             let lv = &mut self.levels[b];
             let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
             let steps = lv.fr.steps;
-            let k = self.counted(p, start, b, resume, depth + 1, trace)?;
+            let k = self.counted(p, start, b, resume, depth + 1, TRACE)?;
             self.levels[b].fr.steps = steps;
             match k {
                 Some(k) => total += k,

@@ -563,10 +563,6 @@ fn cases() -> Vec<(String, Game)> {
     out
 }
 
-/// Decisions whose options may fail and ask nothing more (pass 15: a
-/// playout draws among them), in the same position as options that are
-/// moves for certain (the lazy `edge`): a `require`, a `take` from a zone
-/// that runs empty, a `for` in the rest of the turn, and `on no moves`.
 /// Moves counted without a run (`Searcher::counted`): an `either` whose
 /// arms begin with a lazy `choose`, a `random` (a chance event, one
 /// move), a `choose` followed by a `random` (each option a move that
@@ -584,6 +580,10 @@ pub const COUNTED: &str = "players A, B\nboard square 3 by 3\npiece Stone\n\
     }\n\
     on no moves { draw }";
 
+/// Decisions whose options may fail and ask nothing more (pass 15: a
+/// playout draws among them), in the same position as options that are
+/// moves for certain (the lazy `edge`): a `require`, a `take` from a zone
+/// that runs empty, a `for` in the rest of the turn, and `on no moves`.
 pub const DRAWN: &str = "players A, B\nboard square 4 by 4\npiece Stone\npiece Wall\n\
     zone hand per player\n\
     setup { for p in players { add 2 Wall to hand(p) } }\n\

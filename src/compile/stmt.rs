@@ -41,6 +41,10 @@ pub struct ChooseOp<const W: usize> {
     /// around the chosen one, asked of each placement as the options are
     /// listed (pass 17).
     pub nbr: Option<NbrRequire<W>>,
+    /// The kinds in an unordered zone named in the rule, shared or `me`'s
+    /// (`choose card in hand(me)`), without a filter: the zone and its
+    /// player, read in place of the domain's closure.
+    pub kinds: Option<(u16, effect::Arg<W>)>,
     /// The statement.
     pub span: Span,
     /// The filter's span (or the statement's).
@@ -535,7 +539,22 @@ impl<const W: usize> Compiler<'_, W> {
                     ));
                 }
                 let mut dom = self.dom(domain);
+                let kinds = match (filter, self.counted_zone(domain)) {
+                    (None, Some((z, p))) => match self.arg_of(p) {
+                        a @ (effect::Arg::Me | effect::Arg::Const(0..255)) => Some((z, a)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let mut kinds = kinds.filter(|_| matches!(var, Var::W(_)));
+                if kinds.is_some() {
+                    self.notes.push(format!(
+                        "kinds in place: options of `choose {}`, the zone's counters read directly",
+                        self.g.sites[*site as usize].var
+                    ));
+                }
                 if let Some((_, k, flag)) = self.fused.take_if(|f| f.0 == *site) {
+                    kinds = None;
                     // Pass 25: the `while` condition just stored the options.
                     let (k, flag) = (k as usize, flag as usize);
                     dom = Box::new(move |cx| {
@@ -558,6 +577,7 @@ impl<const W: usize> Compiler<'_, W> {
                     elems,
                     by_shifts,
                     nbr: nbr.inspect(|_| self.nbr_sites.push(*site)),
+                    kinds,
                     span,
                     filter_span,
                 })));
@@ -606,6 +626,7 @@ impl<const W: usize> Compiler<'_, W> {
                     elems: None,
                     by_shifts: None,
                     nbr: None,
+                    kinds: None,
                     span,
                     filter_span,
                 })));

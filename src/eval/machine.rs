@@ -320,6 +320,14 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
         }
         return;
     }
+    if let Some((z, who)) = &c.kinds {
+        // The zone's kinds read in place (the same listing as below).
+        out.is_set = false;
+        let pl = who.get(cx) as u8;
+        if zone_kinds(cx, *z, pl, out) {
+            return;
+        }
+    }
     let d = (c.dom)(cx);
     out.is_set = matches!(c.var, Var::S(_));
     let var = c.var;

@@ -646,6 +646,7 @@ fn bundled_games_use_their_compile_passes() {
                 "count in place: a zone's count compared with a constant",
                 "lines in place: a line all in one or two occupancy sets",
                 "if of a line test: the test made in the `if`'s closure",
+                "kinds in place: options of `choose piece`, the zone's counters read directly",
             ],
         ),
         (
@@ -682,6 +683,7 @@ fn bundled_games_use_their_compile_passes() {
                 "sure tail: the options of decision 6 (`card`) are moves when the position allows",
                 "argument read in place: a `def`'s one parameter",
                 "arms that decide: each arm of `either` 4 begins with a decision",
+                "kinds in place: options of `choose card`, the zone's counters read directly",
                 "counted playouts: a playout plays the move it draws among those counted",
                 "counted moves: a position's moves are counted without running any",
                 "owned search: the position searched is held, not copied",

@@ -547,13 +547,8 @@ impl<const W: usize> Compiler<'_, W> {
                     _ => None,
                 };
                 let mut kinds = kinds.filter(|_| matches!(var, Var::W(_)));
-                if kinds.is_some() {
-                    self.notes.push(format!(
-                        "kinds in place: options of `choose {}`, the zone's counters read directly",
-                        self.g.sites[*site as usize].var
-                    ));
-                }
                 if let Some((_, k, flag)) = self.fused.take_if(|f| f.0 == *site) {
+                    // The options may come from the `while` instead.
                     kinds = None;
                     // Pass 25: the `while` condition just stored the options.
                     let (k, flag) = (k as usize, flag as usize);
@@ -565,6 +560,12 @@ impl<const W: usize> Compiler<'_, W> {
                             dom(cx)
                         }
                     });
+                }
+                if kinds.is_some() {
+                    self.notes.push(format!(
+                        "kinds in place: options of `choose {}`, the zone's counters read directly",
+                        self.g.sites[*site as usize].var
+                    ));
                 }
                 let f = filter.as_ref().map(|f| self.bool_(f));
                 let filter_span = self.g.sites[*site as usize].filter_span.unwrap_or(span);

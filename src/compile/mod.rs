@@ -900,16 +900,18 @@ pub struct Program<const W: usize> {
     /// frame keep each player's list of groups (else it holds none, and a
     /// fork has none to copy).
     pub group_lists: bool,
-    /// Whether the moves of a position at the start of a turn may be
-    /// counted without running any option (`Searcher::counted`): the turn
+    /// Whether the turn begins with a decision: a count of a position's
+    /// moves (`Searcher::counted`) then walks from it without running the
+    /// position counted (the options that run, run in copies), and may
+    /// count in an owned search.
+    pub decides_first: bool,
+    /// Whether a search may hold the position it searches in its first
+    /// level instead of a copy (`Searcher::search_owned`): the turn
     /// begins with a decision, and the decisions met without a run (that
     /// one, the arms of an `either` that decide at once, the decision
     /// after a `choose` followed by one) hand their options over unrun
-    /// (lazy, sure or chance tails, chance itself).
-    pub countable: bool,
-    /// Whether a search may hold the position it searches in its first
-    /// level instead of a copy (`Searcher::search_owned`): the moves are
-    /// [`Program::countable`], so that no option runs in that level; and
+    /// (lazy, sure or chance tails, chance itself), so that no option
+    /// runs in that level; and
     /// the mover decides nothing after a chance event (so a move played
     /// never leaves the turn under way, which is made from the position
     /// searched).
@@ -1137,13 +1139,13 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             }
         }
     }
-    // The moves may be counted without a run (`Program::countable`) when
-    // the decisions met without one (the first, the arms of an `either`
-    // that decide at once, the decision after a `choose` followed by one)
-    // hand their options over unrun; a search may then hold the position
-    // searched in its first level (`Program::owned_search`) when the
-    // mover decides nothing after a chance event.
-    let countable = {
+    // When the decisions met without a run (the first, the arms of an
+    // `either` that decide at once, the decision after a `choose`
+    // followed by one) hand their options over unrun, no option runs in
+    // the first level, and a search may hold the position searched there
+    // (`Program::owned_search`) when the mover decides nothing after a
+    // chance event.
+    let unrun = {
         let mut todo = vec![0u32];
         let mut unrun = turn.ops.first().is_some_and(stmt::Op::is_decision);
         let mut seen = Vec::new();
@@ -1172,7 +1174,10 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         }
         unrun
     };
-    let owned_search = countable
+    // A count walks from the first decision without running the
+    // position counted (the options that run, run in copies).
+    let decides_first = turn.ops.first().is_some_and(stmt::Op::is_decision);
+    let owned_search = unrun
         && !stmt::decides_after_chance(&turn, |site| {
             sites.get(site as usize).is_some_and(|s| s.chance)
         });
@@ -1254,9 +1259,6 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         frame.2,
         turn.ops.len()
     ));
-    if countable {
-        notes.push("counted moves: a position's moves are counted without running any".into());
-    }
     if owned_search {
         notes.push("owned search: the position searched is held, not copied".into());
     }
@@ -1297,7 +1299,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         pair_memos,
         uses_memos,
         group_lists,
-        countable,
+        decides_first,
         owned_search,
         count_playouts,
         owned_perft,

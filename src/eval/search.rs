@@ -143,10 +143,9 @@ pub trait Sink<const W: usize> {
     }
 
     /// Whether only the number of moves matters to the sink, not which
-    /// they are: in a program whose moves are
-    /// [`Program::countable`], the search may then count them without
-    /// handing any over ([`Searcher::counted`]) and tell the sink the
-    /// number through [`Sink::counted`] instead.
+    /// they are: the search may then count them without handing any
+    /// over ([`Searcher::counted`]) and tell the sink the number through
+    /// [`Sink::counted`] instead.
     fn counts(&self) -> bool {
         false
     }
@@ -616,7 +615,7 @@ impl<const W: usize> Searcher<W> {
         let t = &mut self.extra.get_or_insert_with(Box::default).trace;
         t.marks.clear();
         t.n_lists = 0;
-        let n = self.counted(p, None, 0, 0, 0, true);
+        let n = self.counted::<true>(p, None, 0, 0, 0, false);
         if matches!(n, Ok(Some(n)) if n > 0) {
             return n;
         }
@@ -695,11 +694,15 @@ impl<const W: usize> Searcher<W> {
         Err(internal("a move counted was not found"))
     }
 
-    /// For a sink that [`Sink::counts`], in a program whose moves are
-    /// [`Program::countable`]: counts the moves of the position in the
-    /// first level (a search just begun at the turn's start) and tells the
-    /// sink; `false` when they could not be counted so (a tail that does
-    /// not hold there), the search then begun afresh.
+    /// For a sink that [`Sink::counts`]: counts the moves of the position
+    /// in the first level (a search just begun at the turn's start) and
+    /// tells the sink. A turn that begins with a decision is walked from
+    /// it ([`Searcher::counted`]); one that begins with statements runs
+    /// them first in the first level, when it is a copy (`start`, the
+    /// position itself, is known), as `explore` runs them. `false` when
+    /// the moves were not counted (an owned search of such a turn, or an
+    /// internal give-up before anything ran), the search then begun
+    /// afresh.
     #[inline(always)]
     fn count_into(
         &mut self,
@@ -707,13 +710,31 @@ impl<const W: usize> Searcher<W> {
         start: Option<&State>,
         sink: &mut impl Sink<W>,
     ) -> Result<bool, RunError> {
-        if !(p.countable && sink.counts()) {
+        if !sink.counts() {
             return Ok(false);
         }
         if p.uses_memos {
             self.memos_to(0);
         }
-        match self.counted(p, start, 0, 0, 0, false)? {
+        if !p.decides_first {
+            // The turn begins with statements: run in the first level,
+            // a copy of the position (`start`), as `explore` runs them.
+            if start.is_none() {
+                return Ok(false);
+            }
+            let lv = &mut self.levels[0];
+            let n = match run(p, &p.turn, &mut lv.st, &mut lv.fr, 0)? {
+                Stop::Done => 1,
+                Stop::Fail(_) => 0,
+                Stop::Fork(at) => match self.count_at::<false>(p, start, 0, at, 0, true)? {
+                    Some((n, _)) => n,
+                    None => return Err(internal("a count of runs gave up")),
+                },
+            };
+            sink.counted(n);
+            return Ok(true);
+        }
+        match self.counted::<false>(p, start, 0, 0, 0, false)? {
             Some(n) => {
                 sink.counted(n);
                 Ok(true)
@@ -1085,15 +1106,10 @@ impl<const W: usize> Searcher<W> {
 
     /// Takes the `n` options of the decision of `site` from the turn's
     /// budget of choices; an error past it.
+    #[inline(always)]
     fn spend(&mut self, p: &Program<W>, site: u16, n: usize) -> Result<(), RunError> {
         if n as u32 > self.budget {
-            return Err(RunError {
-                message: format!(
-                    "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
-                    p.t.max_choices
-                ),
-                span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-            });
+            return Err(over_budget(p, site));
         }
         self.budget -= n as u32;
         Ok(())
@@ -1109,24 +1125,27 @@ impl<const W: usize> Searcher<W> {
     /// in turn (binding changes only the frame; the steps a listing counts
     /// are put back, as `forked` puts them back for an option it lends
     /// the level to). The decisions are asked in `forked`'s order, and
-    /// spend the same budget, so that an error is the same. `None` where
-    /// `forked` would run an option (a tail that does not hold now).
-    /// With `trace`, each decision met is marked in the trace (see
+    /// spend the same budget, so that an error is the same. Where
+    /// `forked` would run the options (a tail that does not hold now),
+    /// they run ([`Searcher::count_runs`]), but in a traced count, which
+    /// gives up there (`None`). `own`: the level is the walk's own copy,
+    /// which the last option may run in.
+    /// With `TRACE`, each decision met is marked in the trace (see
     /// [`Trace`]) and keeps its options there.
     #[inline(always)]
-    fn counted(
+    fn counted<const TRACE: bool>(
         &mut self,
         p: &Program<W>,
         start: Option<&State>,
         b: usize,
         at: u32,
         depth: usize,
-        trace: bool,
+        own: bool,
     ) -> Result<Option<u64>, RunError> {
-        if trace {
+        if TRACE {
             return self.counted_traced(p, start, b, at, depth);
         }
-        Ok(self.count_at::<false>(p, start, b, at, depth)?.map(|(n, _)| n))
+        Ok(self.count_at::<false>(p, start, b, at, depth, own)?.map(|(n, _)| n))
     }
 
     /// [`Searcher::counted`] with its trace.
@@ -1152,7 +1171,7 @@ impl<const W: usize> Searcher<W> {
             how: How::Arms,
             list: u32::MAX,
         });
-        let Some((n, how)) = self.count_at::<true>(p, start, b, at, depth)? else {
+        let Some((n, how)) = self.count_at::<true>(p, start, b, at, depth, false)? else {
             // The count is given up: its trace is not read.
             return Ok(None);
         };
@@ -1191,20 +1210,26 @@ impl<const W: usize> Searcher<W> {
         b: usize,
         at: u32,
         depth: usize,
+        own: bool,
     ) -> Result<Option<(u64, How)>, RunError> {
         let block = &p.turn;
         let site = site_at(block, at);
         let Some(s) = p.sites.get(site as usize) else { return Ok(None) };
         match block.ops.get(at as usize) {
+            // A run stopped at a face-down piece: one move, after which
+            // chance decides (as `forked` hands it over).
+            Some(Op::Reveal { .. }) if !TRACE => return Ok(Some((1, How::Stop))),
             Some(Op::Either { arms, .. }) if s.arms_decide => {
                 // Nothing is handed over at an `either` whose arms decide
                 // at once (`SiteInfo::arms_decide`): the sum over its arms,
-                // each met without a run (`bind` changes nothing).
+                // each met without a run (`bind` changes nothing); the
+                // last may have the level when it is the walk's own.
                 self.spend(p, site, arms.len())?;
                 let mut total = 0;
-                for &arm in arms {
+                for (i, &arm) in arms.iter().enumerate() {
                     let steps = self.levels[b].fr.steps;
-                    let k = self.counted(p, start, b, arm, depth + 1, TRACE)?;
+                    let last = own && i + 1 == arms.len();
+                    let k = self.counted::<TRACE>(p, start, b, arm, depth + 1, last)?;
                     self.levels[b].fr.steps = steps;
                     match k {
                         Some(k) => total += k,
@@ -1218,6 +1243,9 @@ impl<const W: usize> Searcher<W> {
         }
         while self.opts.len() <= depth {
             self.opts.push(Box::default());
+        }
+        if p.uses_memos {
+            self.memos_to(b);
         }
         let lv = &mut self.levels[b];
         options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
@@ -1247,7 +1275,12 @@ impl<const W: usize> Searcher<W> {
             }
         }
         if !s.next_decides {
-            return Ok(None);
+            // The options run. A trace has no mark for a run that meets
+            // a decision: a traced count gives up.
+            if TRACE {
+                return Ok(None);
+            }
+            return self.count_runs(p, start, b, at, depth, own).map(|n| Some((n, How::Run)));
         }
         let n = self.opts[depth].len();
         let mut cells = self.opts[depth].cells;
@@ -1258,7 +1291,8 @@ impl<const W: usize> Searcher<W> {
             let lv = &mut self.levels[b];
             let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
             let steps = lv.fr.steps;
-            let k = self.counted(p, start, b, resume, depth + 1, TRACE)?;
+            let last = own && i + 1 == n;
+            let k = self.counted::<TRACE>(p, start, b, resume, depth + 1, last)?;
             self.levels[b].fr.steps = steps;
             match k {
                 Some(k) => total += k,
@@ -1266,6 +1300,76 @@ impl<const W: usize> Searcher<W> {
             }
         }
         Ok(Some((total, How::Meet)))
+    }
+
+    /// The moves of decision `at` at level `b` whose options run (listed
+    /// at `depth`), as [`Searcher::forked`] hands them to a sink that only
+    /// counts: each option bound in a copy of the level (the last in the
+    /// level itself when it is the walk's own, `own`: a copy made by the
+    /// walk, not one bound again for a later option), then run: one move
+    /// for a run that finishes the turn, none for one that fails, the
+    /// count of the decision a run stops at ([`Searcher::count_at`]).
+    /// A copy has the level's steps, as `forked`'s copy or lent level has.
+    #[inline(never)]
+    fn count_runs(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        at: u32,
+        depth: usize,
+        own: bool,
+    ) -> Result<u64, RunError> {
+        let block = &p.turn;
+        let n = self.opts[depth].len();
+        let mut cells = self.opts[depth].cells;
+        let mut placed = PlacedWalk::default();
+        let mut total = 0;
+        let copy = depth + 1;
+        for i in 0..n {
+            let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, i);
+            let nb = if own && i + 1 == n {
+                b
+            } else {
+                if self.levels.len() <= copy {
+                    let like = self.levels[b].clone();
+                    self.level(copy, &like);
+                }
+                let (lo, hi) = self.levels.split_at_mut(copy);
+                hi[0].copy_from(&lo[b]);
+                copy
+            };
+            if p.uses_memos {
+                self.memos_to(nb);
+            }
+            let lv = &mut self.levels[nb];
+            let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
+            match run(p, block, &mut lv.st, &mut lv.fr, resume)? {
+                Stop::Done => total += 1,
+                Stop::Fail(_) => {}
+                Stop::Fork(next) => {
+                    match self.count_at::<false>(p, start, nb, next, depth + 1, true)? {
+                        Some((k, _)) => total += k,
+                        None => return Err(internal("a count of runs gave up")),
+                    }
+                }
+            }
+        }
+        Ok(total)
+    }
+}
+
+/// The error of a turn that explores more choices than the limit, at the
+/// decision of `site`.
+#[cold]
+#[inline(never)]
+fn over_budget<const W: usize>(p: &Program<W>, site: u16) -> RunError {
+    RunError {
+        message: format!(
+            "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
+            p.t.max_choices
+        ),
+        span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
     }
 }
 

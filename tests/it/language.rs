@@ -656,7 +656,6 @@ fn bundled_games_use_their_compile_passes() {
                 "lazy tail after decision 1",
                 "next decides: decision 0 (`pawn`) is followed at once by another",
                 "counted playouts: a playout plays the move it draws among those counted",
-                "counted moves: a position's moves are counted without running any",
             ],
         ),
         (
@@ -685,7 +684,6 @@ fn bundled_games_use_their_compile_passes() {
                 "arms that decide: each arm of `either` 4 begins with a decision",
                 "kinds in place: options of `choose card`, the zone's counters read directly",
                 "counted playouts: a playout plays the move it draws among those counted",
-                "counted moves: a position's moves are counted without running any",
                 "owned search: the position searched is held, not copied",
             ],
         ),
@@ -697,7 +695,6 @@ fn bundled_games_use_their_compile_passes() {
                 "if of a line test: the test made in the `if`'s closure",
                 "lazy tail after decision 0",
                 "owned search: the position searched is held, not copied",
-                "counted moves: a position's moves are counted without running any",
             ],
         ),
         ("hex.game", &["set form: options of `choose c`", "lazy tail after decision 1"]),
@@ -720,7 +717,6 @@ fn bundled_games_use_their_compile_passes() {
                 "group require: asked of each placement as the options are listed",
                 "lazy tail after decision 1 (`cover`)",
                 "counted playouts: a playout plays the move it draws among those counted",
-                "counted moves: a position's moves are counted without running any",
             ],
         ),
         (
@@ -729,7 +725,6 @@ fn bundled_games_use_their_compile_passes() {
                 "lines as shifts: `any` over lines",
                 "lazy tail after decision 0",
                 "owned search: the position searched is held, not copied",
-                "counted moves: a position's moves are counted without running any",
             ],
         ),
     ];

@@ -695,6 +695,7 @@ pub fn take_choice<const W: usize>(
 }
 
 /// Runs `block` from op `pc` until it finishes, fails or reaches a decision.
+#[inline(always)]
 pub fn run<const W: usize>(
     p: &Program<W>,
     block: &Block<W>,

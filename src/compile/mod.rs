@@ -707,13 +707,13 @@ impl<const W: usize> Memo<W> {
 }
 
 /// Remembered sets of a pair of sets (pass 23, see
-/// `opt::Compiler::collect_memo`): a direct-mapped table, made at the
-/// first value remembered, a later pair taking the place of an earlier
-/// one with the same hash.
+/// `opt::Compiler::collect_memo`), each with the steps its computation
+/// counted: a direct-mapped table, made at the first value remembered, a
+/// later pair taking the place of an earlier one with the same hash.
 #[derive(Debug, Clone, Default)]
 pub struct PairMemo<const W: usize> {
-    /// Keys and value of each entry.
-    entries: Box<[(Set<W>, Set<W>, Set<W>)]>,
+    /// Keys, value and steps of each entry.
+    entries: Box<[(Set<W>, Set<W>, Set<W>, u32)]>,
     /// Which entries hold a value.
     used: Box<[bool]>,
 }
@@ -731,27 +731,27 @@ impl<const W: usize> PairMemo<W> {
         (h >> (64 - Self::BITS)) as usize
     }
 
-    /// The remembered value for the pair, if any.
+    /// The remembered value for the pair and its steps, if any.
     #[inline]
-    pub fn get(&self, a: &Set<W>, b: &Set<W>) -> Option<Set<W>> {
+    pub fn get(&self, a: &Set<W>, b: &Set<W>) -> Option<(Set<W>, u32)> {
         let i = Self::slot(a, b);
         match (self.used.get(i), self.entries.get(i)) {
-            (Some(true), Some((x, y, v))) if x == a && y == b => Some(*v),
+            (Some(true), Some((x, y, v, n))) if x == a && y == b => Some((*v, *n)),
             _ => None,
         }
     }
 
-    /// Remembers `v` for the pair.
+    /// Remembers `v` for the pair, computed in `steps` steps.
     #[inline]
-    pub fn put(&mut self, a: Set<W>, b: Set<W>, v: Set<W>) {
+    pub fn put(&mut self, a: Set<W>, b: Set<W>, v: Set<W>, steps: u32) {
         if self.entries.is_empty() {
             let n = 1 << Self::BITS;
-            self.entries = vec![(Set::EMPTY, Set::EMPTY, Set::EMPTY); n].into_boxed_slice();
+            self.entries = vec![(Set::EMPTY, Set::EMPTY, Set::EMPTY, 0); n].into_boxed_slice();
             self.used = vec![false; n].into_boxed_slice();
         }
         let i = Self::slot(&a, &b);
         if let (Some(e), Some(u)) = (self.entries.get_mut(i), self.used.get_mut(i)) {
-            *e = (a, b, v);
+            *e = (a, b, v, steps);
             *u = true;
         }
     }

@@ -56,7 +56,13 @@
 //!    its values are kept in a small table per condition in the frame,
 //!    keyed by the set, and never go stale, so forks do not copy them.
 //!    After a placement most groups are the groups of the position
-//!    before, and their shape tests are looked up. Games: Snekagon
+//!    before, and their shape tests are looked up. A value found in a
+//!    table counts the steps its computation counted (kept beside it,
+//!    [`remembered_steps`]; passes 13, 19 and 23 too), so that the steps
+//!    of a run, and where a step limit stops it, do not depend on what
+//!    the tables learnt before; a value whose steps would pass the limit
+//!    is computed again, which raises the error where the computation
+//!    passes it. Games: Snekagon
 //!    (`snake(g)`: callgrind, 5 playouts, 203.3M → 183.4M instructions),
 //!    any game whose rules test the shape of each group.
 //! 5. **Counts of neighbours** ([`Pred::NbrCount`]). Inside a set form,
@@ -411,7 +417,7 @@
 //!     pieces of `P` (which make its groups): its values are kept in a
 //!     table per collection in the frame (1,024 entries), keyed by the
 //!     pair, never stale, so forks do not copy them. A value found there
-//!     counts no steps (as with pass 4). Collections that are the same
+//!     counts the steps it took (as with pass 4). Collections that are the same
 //!     but for the names of the element and of `a` (the same `def` called
 //!     from several places) share one table. Games: Bug (`prey(a)`, asked by
 //!     the eating group's bonus cells and again by each eating move's
@@ -939,18 +945,46 @@ impl<const W: usize> CollectMemo<W> {
         Box::new(move |cx| {
             let p = who(cx);
             let (x, own) = (cx.fr.s[a], super::expr::pieces(cx, p));
-            if let Some(v) = cx.fr.m.pairs.get(id).and_then(|m| m.get(&x, &own)) {
-                return v;
+            if let Some((v, n)) = cx.fr.m.pairs.get(id).and_then(|m| m.get(&x, &own)) {
+                if remembered_steps(cx, n) {
+                    return v;
+                }
             }
+            let before = cx.fr.steps;
             let v = walk(cx);
             if cx.fr.err.is_none() {
+                let n = cx.fr.steps.saturating_sub(before);
                 if let Some(m) = cx.fr.m.pairs.get_mut(id) {
-                    m.put(x, own, v);
+                    m.put(x, own, v, n);
                 }
             }
             v
         })
     }
+}
+
+/// A remembered value's steps: the `n` steps its computation counted are
+/// counted again, so that a run counts the same steps whether it finds a
+/// value or computes it (and a step limit stops it at the same place
+/// whatever was asked before). False, with nothing counted, when they
+/// would pass the limit: the caller then computes the value, which
+/// raises the limit's error where the computation passes it.
+#[inline(always)]
+pub fn remembered_steps<const W: usize>(cx: &mut Cx<'_, W>, n: u32) -> bool {
+    match cx.fr.steps.checked_add(n) {
+        Some(s) if s <= cx.t.max_steps => {
+            cx.fr.steps = s;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// A remembered condition (0 or 1) and the steps its computation counted,
+/// as one word of a [`super::Memo`] (never its empty mark).
+#[inline(always)]
+fn with_steps(v: bool, n: u32) -> u64 {
+    u64::from(v) | u64::from(n) << 1
 }
 
 /// A predicate computed again and again in one closure (the guard of
@@ -1632,12 +1666,16 @@ impl<const W: usize> Compiler<'_, W> {
         Box::new(move |cx| {
             let key = cx.fr.s[s as usize];
             if let Some(v) = cx.fr.m.memo.get(id).and_then(|m| m.get(&key)) {
-                return v != 0;
+                if remembered_steps(cx, (v >> 1) as u32) {
+                    return v & 1 != 0;
+                }
             }
+            let before = cx.fr.steps;
             let v = b(cx);
             if cx.fr.err.is_none() {
+                let n = cx.fr.steps.saturating_sub(before);
                 if let Some(m) = cx.fr.m.memo.get_mut(id) {
-                    m.put(key, u64::from(v));
+                    m.put(key, with_steps(v, n));
                 }
             }
             v
@@ -1649,7 +1687,7 @@ impl<const W: usize> Compiler<'_, W> {
     /// position, no `me`) and cannot raise an error is a function of `a`
     /// and `P`'s pieces (which make the groups): its values are remembered
     /// per pair in a table of the frame, never stale, so forks do not copy
-    /// them. A value found there counts no steps, as with pass 4.
+    /// them. A value found there counts the steps it took, as with pass 4.
     pub fn collect_memo(
         &mut self,
         slot: Slot,
@@ -4798,13 +4836,16 @@ impl<const W: usize> Compiler<'_, W> {
             if base.is_empty() {
                 return groups_pass(cx, a, a, s, span, &ok) != any;
             }
-            let known = match cx.fr.m.memo.get(id).and_then(|m| m.get(&base)) {
-                Some(v) => v != 0,
-                None => {
+            let found = cx.fr.m.memo.get(id).and_then(|m| m.get(&base));
+            let known = match found {
+                Some(v) if remembered_steps(cx, (v >> 1) as u32) => v & 1 != 0,
+                _ => {
+                    let before = cx.fr.steps;
                     let v = groups_pass(cx, base, base, s, span, &ok);
                     if cx.fr.err.is_none() {
+                        let n = cx.fr.steps.saturating_sub(before);
                         if let Some(m) = cx.fr.m.memo.get_mut(id) {
-                            m.put(base, u64::from(v));
+                            m.put(base, with_steps(v, n));
                         }
                     }
                     v
@@ -4942,16 +4983,19 @@ impl<const W: usize> NbrRequire<W> {
             // Whether every group passes is remembered per set of pieces;
             // the failing groups are found only when some fail.
             let known = cx.fr.m.memo.get(g.memo).and_then(|m| m.get(&own));
-            if known != Some(1) {
+            let pass = known.is_some_and(|v| v & 1 == 1 && remembered_steps(cx, (v >> 1) as u32));
+            if !pass {
                 let t = cx.t;
+                let before = cx.fr.steps;
                 for grp in components(t, own, own) {
                     if !g.asks(cx, grp) {
                         bad = bad.or(grp);
                     }
                 }
-                if known.is_none() {
+                if known.is_none() && cx.fr.err.is_none() {
+                    let n = cx.fr.steps.saturating_sub(before);
                     if let Some(m) = cx.fr.m.memo.get_mut(g.memo) {
-                        m.put(own, u64::from(bad.is_empty()));
+                        m.put(own, with_steps(bad.is_empty(), n));
                     }
                 }
             }

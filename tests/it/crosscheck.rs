@@ -9,7 +9,7 @@ use tabula::rng::Rng;
 use tabula::{Game, State};
 
 /// Every bundled game, and variants that exercise other code paths.
-fn cases() -> Vec<(String, Game)> {
+pub fn cases() -> Vec<(String, Game)> {
     let mut out = Vec::new();
     for path in crate::files(&crate::root().join("games"), "game") {
         let name = path.file_name().expect("name").to_string_lossy().to_string();

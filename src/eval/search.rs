@@ -480,6 +480,18 @@ impl<const W: usize> Searcher<W> {
         self.memo_at = u32::try_from(b).unwrap_or(0);
     }
 
+    /// Level `to` (made if there is none yet) becomes a copy of level
+    /// `b`, an earlier one.
+    #[inline(always)]
+    fn copy_level(&mut self, b: usize, to: usize) {
+        if self.levels.len() <= to {
+            let like = self.levels[b].clone();
+            self.level(to, &like);
+        }
+        let (lo, hi) = self.levels.split_at_mut(to);
+        hi[0].copy_from(&lo[b]);
+    }
+
     fn level(&mut self, i: usize, like: &Level<W>) {
         while self.levels.len() <= i {
             self.levels.push(like.clone());
@@ -956,13 +968,8 @@ impl<const W: usize> Searcher<W> {
                 match shared {
                     Some((resume, _)) => (b, resume),
                     None => {
-                        if self.levels.len() <= depth + 1 {
-                            let like = self.levels[b].clone();
-                            self.level(depth + 1, &like);
-                        }
-                        let (lo, hi) = self.levels.split_at_mut(depth + 1);
-                        hi[0].copy_from(&lo[b]);
-                        let lv = &mut hi[0];
+                        self.copy_level(b, depth + 1);
+                        let lv = &mut self.levels[depth + 1];
                         (depth + 1, bind(p, block, at, &mut lv.st, &mut lv.fr, pick))
                     }
                 }
@@ -1331,12 +1338,7 @@ impl<const W: usize> Searcher<W> {
             let nb = if own && i + 1 == n {
                 b
             } else {
-                if self.levels.len() <= copy {
-                    let like = self.levels[b].clone();
-                    self.level(copy, &like);
-                }
-                let (lo, hi) = self.levels.split_at_mut(copy);
-                hi[0].copy_from(&lo[b]);
+                self.copy_level(b, copy);
                 copy
             };
             if p.uses_memos {

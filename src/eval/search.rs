@@ -144,7 +144,7 @@ pub trait Sink<const W: usize> {
 
     /// Whether only the number of moves matters to the sink, not which
     /// they are: the search may then count them without handing any
-    /// over ([`Searcher::counted`]) and tell the sink the number through
+    /// over (`Searcher::counted`) and tell the sink the number through
     /// [`Sink::counted`] instead.
     fn counts(&self) -> bool {
         false
@@ -459,7 +459,7 @@ impl<const W: usize> Searcher<W> {
     /// Moves the memo tables the levels share into level `b`'s frame (a
     /// trade with the tables it held). Called before a level runs, so
     /// that what one level learns serves the others. The tables hold
-    /// facts true in every position (see [`Memos`]), so whichever frame
+    /// facts true in every position (see [`crate::compile::Memos`]), so whichever frame
     /// holds which tables, every answer is the same; only how often one
     /// is found changes.
     #[inline(always)]
@@ -603,7 +603,7 @@ impl<const W: usize> Searcher<W> {
     /// the first level as [`Searcher::search_owned`] moves it (for the
     /// programs of [`Program::count_playouts`], a position not under way;
     /// `pieces` as there), each decision met
-    /// marked in the trace ([`Trace`]) for [`Searcher::play_counted`].
+    /// marked in the trace (`Trace`) for [`Searcher::play_counted`].
     /// `None` when the moves cannot be counted so (a tail that does not
     /// hold) or there is none: the position is then back in `st`, to be
     /// searched as usual.

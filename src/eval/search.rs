@@ -725,14 +725,14 @@ impl<const W: usize> Searcher<W> {
         if !sink.counts() {
             return Ok(false);
         }
-        if p.uses_memos {
-            self.memos_to(0);
-        }
         if !p.decides_first {
             // The turn begins with statements: run in the first level,
             // a copy of the position (`start`), as `explore` runs them.
             if start.is_none() {
                 return Ok(false);
+            }
+            if p.uses_memos {
+                self.memos_to(0);
             }
             let lv = &mut self.levels[0];
             let n = match run(p, &p.turn, &mut lv.st, &mut lv.fr, 0)? {

@@ -815,6 +815,12 @@ pub struct SiteInfo {
     /// nothing but bind the chosen value, so the search goes to it
     /// without a run.
     pub next_decides: bool,
+    /// A `choose` among the kinds of a counted zone named in the rule
+    /// (`stmt::ChooseOp::kinds`) whose options, where they need not be
+    /// listed (chance, a lazy, chance or sure tail), a count may tell
+    /// from the zone's counters without listing them
+    /// (`eval::machine::count_options`).
+    pub counted_in_place: bool,
 }
 
 /// A decision whose tail completes, whatever the option, when the
@@ -1120,6 +1126,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             groups: false,
             arms_decide: false,
             next_decides: false,
+            counted_in_place: false,
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
@@ -1128,6 +1135,9 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         if let stmt::Op::Choose(ch) = op {
             if let Some(s) = sites.get_mut(ch.site as usize) {
                 s.next_decides = decides(&(pc as u32 + 1));
+                s.counted_in_place = ch.fast.is_none()
+                    && matches!(ch.kinds, Some((_, ref a)) if !matches!(a, effect::Arg::Fn(_)))
+                    && (s.chance || s.lazy && !s.nbr || s.chance_tail || s.sure);
             }
         }
         if let stmt::Op::Either { site, arms, .. } = op {

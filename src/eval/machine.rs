@@ -247,6 +247,42 @@ pub fn options<const W: usize>(
     }
 }
 
+/// How many options [`options`] would list at `pc`, where that can be
+/// told without listing them, with the same steps counted: a `choose`
+/// among the kinds of a counted zone named in the rule (`choose card in
+/// hand(me)`), its player a constant, `me` or a local, whose listing
+/// reads the zone's counters in place. `None`, with nothing changed,
+/// anywhere else, or where the listing would take another way (an
+/// ordered zone, no player, the steps past the limit).
+pub fn count_options<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &State,
+    fr: &mut Frame<W>,
+) -> Option<usize> {
+    let Some(Op::Choose(c)) = block.ops.get(pc as usize) else { return None };
+    if c.fast.is_some() {
+        return None;
+    }
+    let (z, who) = c.kinds.as_ref()?;
+    let pl = match who {
+        crate::compile::effect::Arg::Const(k) => *k,
+        crate::compile::effect::Arg::Me => i64::from(st.current),
+        crate::compile::effect::Arg::Slot(i) => *fr.w.get(*i)?,
+        crate::compile::effect::Arg::Fn(_) => return None,
+    } as u8;
+    if pl == NONE8 || p.t.zones.get(*z as usize).is_none_or(|x| x.1) {
+        return None;
+    }
+    let base = p.t.counter(*z, pl, 0);
+    let counts = st.data.get(base..base + p.t.kinds)?;
+    let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>() as usize;
+    let steps = fr.steps.checked_add(n as u32).filter(|&s| s <= p.t.max_steps)?;
+    fr.steps = steps;
+    Some(n)
+}
+
 /// At a reveal of a face-down end (op `pc`), the kind a draw weighted by
 /// the face-down counts picks with `rng` — the outcome that listing the
 /// options and [`crate::rng::pick_weighted`] would give, from the same

@@ -18,8 +18,8 @@
 //! buffers have grown.
 
 use super::machine::{
-    admits, bind, options, prune, run, sample_reveal, site_at, take_choice, Options, Pick,
-    PlacedWalk, Stop,
+    admits, bind, count_options, options, prune, run, sample_reveal, site_at, take_choice, Options,
+    Pick, PlacedWalk, Stop,
 };
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
 use crate::compile::expr::bits_at;
@@ -1248,11 +1248,17 @@ impl<const W: usize> Searcher<W> {
             Some(Op::Choose(_) | Op::Random(_) | Op::Either { .. }) => {}
             _ => return Ok(None),
         }
+
         while self.opts.len() <= depth {
             self.opts.push(Box::default());
         }
         if p.uses_memos {
             self.memos_to(b);
+        }
+        if !TRACE && s.counted_in_place {
+            if let Some(found) = self.count_unlisted(p, start, b, at, site)? {
+                return Ok(Some(found));
+            }
         }
         let lv = &mut self.levels[b];
         options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
@@ -1307,6 +1313,52 @@ impl<const W: usize> Searcher<W> {
             }
         }
         Ok(Some((total, How::Meet)))
+    }
+
+    /// [`Searcher::count_at`]'s answer where the options need not be
+    /// listed: their number told in place ([`count_options`]), and they
+    /// are moves as they stand (chance itself, a lazy decision, a chance
+    /// or sure tail that holds now), asked in `count_at`'s order with the
+    /// same steps and budget. `None`, with the level's steps, its error
+    /// and the budget as they were, where the options must be listed
+    /// (`count_at` then asks again from the listing).
+    #[inline(always)]
+    fn count_unlisted(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        at: u32,
+        site: u16,
+    ) -> Result<Option<(u64, How)>, RunError> {
+        let Some(s) = p.sites.get(site as usize) else { return Ok(None) };
+        let lv = &mut self.levels[b];
+        if lv.fr.err.is_some() {
+            return Ok(None);
+        }
+        let before = lv.fr.steps;
+        let Some(n) = count_options(p, &p.turn, at, &lv.st, &mut lv.fr) else { return Ok(None) };
+        if n == 0 {
+            return Ok(Some((0, How::Run)));
+        }
+        if s.chance {
+            return Ok(Some((1, How::Stop)));
+        }
+        self.spend(p, site, n)?;
+        if s.lazy && !s.nbr {
+            return Ok(Some((n as u64, How::Run)));
+        }
+        if s.chance_tail && self.chance_tail_ready(p, start, b, at) {
+            return Ok(Some((n as u64, How::ToChance)));
+        }
+        if s.sure && self.sure_tail_holds(p, start, b, site) {
+            return Ok(Some((n as u64, How::Run)));
+        }
+        let fr = &mut self.levels[b].fr;
+        fr.steps = before;
+        fr.err = None;
+        self.budget += n as u32;
+        Ok(None)
     }
 
     /// The moves of decision `at` at level `b` whose options run (listed

@@ -1876,6 +1876,11 @@ impl<'g, const W: usize> Compiler<'g, W> {
             return b;
         }
         let var = self.var(slot);
+        if matches!(var, Var::W(_)) {
+            if let Some(b) = self.kind_quant_bool(q, slot, domain, filter, body) {
+                return b;
+            }
+        }
         if let (Some(seq), Var::W(x)) = (self.fixed_seq(domain), var) {
             return self.seq_quant_bool(q, seq, x as usize, slot, filter, body, span);
         }

@@ -498,6 +498,27 @@
 //!     instead of a closure per `if` and per test. Games: boop. (the push:
 //!     a piece pushed off the board or onto an empty cell), any rule that
 //!     looks at where a piece would land.
+//! 30. **Kind sets** (module `kinds`). `any`, `all` or `none` over the
+//!     pieces of a zone named in the rule — an ordered zone whose
+//!     sequence is known at load, or a counted zone of a constant player,
+//!     `me` or a word local — when the filter and the body are built from
+//!     comparisons of the piece's kind, or a property of it, with a
+//!     constant or with another word local's kind or property (`type(n)
+//!     == type(k)`, `n == card`, `rank(n) >= 2`), `def`s of the piece
+//!     (`red(n)`), `not`, `and` and `or`: each comparison is a set of
+//!     kinds (a word, for at most 64 kinds), made at compile time, per
+//!     value of the other local when there is one (a local that holds no
+//!     kind reads property 0 and equals no kind, as the closures read
+//!     it). The quantifier is then the kinds the zone holds (its known
+//!     pieces and the kinds face down in an ordered zone, its non-zero
+//!     counters in a counted one) met with those sets: `any` meets the
+//!     filter's and the body's, `none` does not, `all` leaves none of
+//!     the filter's outside the body's. Like the set forms over cells, it
+//!     counts no steps. Games: Bug Off! (`netted(k)`, `any n in row:
+//!     type(n) == type(k)`, asked of each bug in each display after a net
+//!     is drawn: callgrind, stacked `perft 7` 442.7M → 429.1M
+//!     instructions, 200 playouts 47.5M → 46.8M), any card game that
+//!     matches a card against the cards of a zone by suit or rank.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -510,6 +531,7 @@ use crate::ir::{self, BinOp, Builtin, Expr, Quant, Slot, Stmt, StmtKind, Ty, UnO
 use crate::state::State;
 use std::collections::BTreeSet;
 
+mod kinds;
 mod sure;
 pub use sure::{Poly, SureTail};
 

@@ -749,7 +749,7 @@ impl<const W: usize> Compiler<'_, W> {
     }
 
     /// The player of a zone operand (a shared zone's is 0).
-    fn arg_of(&mut self, p: Option<&Expr>) -> effect::Arg<W> {
+    pub(super) fn arg_of(&mut self, p: Option<&Expr>) -> effect::Arg<W> {
         match p {
             Some(p) => self.arg(p),
             None => effect::Arg::Const(0),

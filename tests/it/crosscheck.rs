@@ -137,6 +137,46 @@ pub fn cases() -> Vec<(String, Game)> {
                   if size(pieces(me)) >= 6 { win me }\n\
                 }";
     out.push(("coin".into(), crate::game_text(coin).expect("coin game")));
+    // Quantifiers over a zone's pieces whose conditions compare the
+    // piece's kind or properties with constants and other locals (pass
+    // 30's kind sets): ordered zones with face-down pieces between known
+    // ones, counted zones of `me`, of a constant player and of a loop's
+    // player, filters, `def`s of the piece, `not`, `and`, `or`; a local
+    // that holds no kind (`last` of the empty table).
+    let suits = "players A, B\n\
+                 piece R1 { suit: 1, rank: 1 }\n\
+                 piece R2 { suit: 1, rank: 2 }\n\
+                 piece B1 { suit: 2, rank: 1 }\n\
+                 piece B2 { suit: 2, rank: 2 }\n\
+                 zone deck shared ordered hidden\n\
+                 zone hand per player\n\
+                 zone table shared ordered\n\
+                 zone won per player\n\
+                 def red(k) = suit(k) == 1\n\
+                 def matches(k) = any n in table: suit(n) == suit(k)\n\
+                 def beats(k) = all n in table where suit(n) == suit(k): rank(n) < rank(k)\n\
+                 setup {\n\
+                   add 3 R1 to deck  add 3 R2 to deck  add 3 B1 to deck  add 3 B2 to deck\n\
+                   shuffle deck\n\
+                   for p in players { for i in range(1, 3) { move first(deck) from deck to hand(p) } }\n\
+                 }\n\
+                 turn {\n\
+                   let top = last(table)\n\
+                   if any n in hand(me): suit(n) == suit(top) and n != top { add B2 to won(next(me)) }\n\
+                   if any n in hand(me): n == top or rank(n) > 2 { add R1 to won(next(me)) }\n\
+                   choose card in hand(me) where beats(card) or not matches(card) or count(table) % 2 == 1 or count(hand(me)) > 2\n\
+                   move card from hand(me) to table\n\
+                   if count(deck) > 0 { move first(deck) from deck to hand(me) }\n\
+                   for q in players {\n\
+                     for k in hand(q) where any n in table: n == k and not red(n) and rank(n) == 2 { move k from hand(q) to won(q) }\n\
+                   }\n\
+                   if none n in hand(A): rank(n) >= 2 or n == card { add R1 to won(A) }\n\
+                   if any n in deck where red(n): n != card { add B1 to won(me) }\n\
+                   if all n in hand(me): suit(card) < suit(n) { add R2 to won(me) }\n\
+                   if count(won(me)) >= 6 { win me }\n\
+                 }\n\
+                 on no moves { draw }";
+    out.push(("suits".into(), crate::game_text(suits).expect("suits game")));
     out.push(("largest".into(), crate::game_text(LARGEST).expect("largest game")));
     out.push(("shared memo".into(), crate::game_text(SHARED).expect("shared memo game")));
     // `take k from pool(me)` of a kind chosen elsewhere: the take fails

@@ -1,0 +1,296 @@
+//! Pass 30: kind sets (see the module docs of [`super`]). `any`, `all`
+//! or `none` over the pieces of a zone named in the rule, whose filter
+//! and body compare the piece's kind or a property of it with a constant
+//! or with another local's kind or property (`any n in row: type(n) ==
+//! type(k)`): the kinds the zone holds, as a bit set, met with the set of
+//! kinds that pass, made at compile time (for each value of the other
+//! local, when there is one).
+
+use super::super::expr::Compiler;
+use super::super::{effect::Arg, Cx, B};
+use crate::ir::{BinOp, Expr, Quant, Slot, UnOp, Value};
+
+/// At most this many kinds: a set of kinds is one word.
+const MAX_KINDS: usize = 64;
+
+/// A condition about a zone's piece (a kind) in set form: the kinds for
+/// which it holds.
+enum KindSet {
+    /// The same kinds whatever the position.
+    Fixed(u64),
+    /// A comparison with another local's kind or property: the kinds that
+    /// pass for each kind the local may hold, and last the kinds that pass
+    /// when it holds none.
+    ByLocal(usize, Box<[u64]>),
+    Not(Box<KindSet>),
+    And(Box<KindSet>, Box<KindSet>),
+    Or(Box<KindSet>, Box<KindSet>),
+}
+
+impl KindSet {
+    /// The kinds that pass (`all`: every kind).
+    #[inline(always)]
+    fn eval<const W: usize>(&self, cx: &Cx<'_, W>, all: u64) -> u64 {
+        match self {
+            KindSet::Fixed(m) => *m,
+            KindSet::ByLocal(slot, rows) => by_local(cx, *slot, rows),
+            other => other.combined(cx, all),
+        }
+    }
+
+    #[inline(never)]
+    fn combined<const W: usize>(&self, cx: &Cx<'_, W>, all: u64) -> u64 {
+        match self {
+            KindSet::Not(a) => !a.eval(cx, all) & all,
+            KindSet::And(a, b) => a.eval(cx, all) & b.eval(cx, all),
+            KindSet::Or(a, b) => a.eval(cx, all) | b.eval(cx, all),
+            leaf => leaf.eval(cx, all),
+        }
+    }
+}
+
+/// The row of `rows` for the value of word local `slot` (the last for a
+/// value that is no kind).
+#[inline(always)]
+fn by_local<const W: usize>(cx: &Cx<'_, W>, slot: usize, rows: &[u64]) -> u64 {
+    let v = cx.fr.w.get(slot).copied().unwrap_or(-1);
+    let last = rows.len() - 1;
+    let i = if v >= 0 && (v as usize) < last { v as usize } else { last };
+    rows.get(i).copied().unwrap_or(0)
+}
+
+/// One side of a comparison: the zone's piece (its kind, or property
+/// `p` of it), another word local (its value, or property `p` of the
+/// kind it holds), or a constant.
+#[derive(Clone, Copy)]
+enum Side {
+    Piece(Option<usize>),
+    Local(usize, Option<usize>),
+    Const(i64),
+}
+
+/// Where the pieces of the zone are read.
+enum Pieces<const W: usize> {
+    /// An ordered zone's sequence, known at load.
+    Seq(usize),
+    /// A counted zone and its player.
+    Counted(u16, Arg<W>),
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// Pass 30: `any` / `all` / `none` over a zone's pieces whose filter
+    /// and body are conditions about the piece's kind (see the module's
+    /// list), in set form; `None` for anything else.
+    pub fn kind_quant_bool(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+    ) -> Option<B<W>> {
+        let kinds = self.t.kinds;
+        if !matches!(q, Quant::Any | Quant::All | Quant::None) || kinds == 0 || kinds > MAX_KINDS {
+            return None;
+        }
+        let pieces = match self.fixed_seq(domain) {
+            Some(seq) => Pieces::Seq(seq),
+            None => {
+                let (z, p) = self.counted_zone(domain)?;
+                match self.arg_of(p) {
+                    Arg::Fn(_) => return None,
+                    a => Pieces::Counted(z, a),
+                }
+            }
+        };
+        let mut aliases = vec![(slot, None)];
+        let f = match filter {
+            Some(f) => Some(self.kind_set(f, &mut aliases)?),
+            None => None,
+        };
+        let b = match body {
+            Some(b) => Some(self.kind_set(b, &mut aliases)?),
+            None => None,
+        };
+        let all = u64::MAX >> (MAX_KINDS - kinds);
+        let name = match q {
+            Quant::Any => "any",
+            Quant::All => "all",
+            _ => "none",
+        };
+        self.notes.push(format!("kind sets: `{name}` over a zone's pieces"));
+        Some(Box::new(move |cx| {
+            let held = match &pieces {
+                Pieces::Seq(i) => cx.st.seqs.get(*i).map_or(0, |z| {
+                    let mut m = 0u64;
+                    for &k in &z.front {
+                        m |= 1u64 << (k as usize % MAX_KINDS);
+                    }
+                    for &k in &z.back {
+                        m |= 1u64 << (k as usize % MAX_KINDS);
+                    }
+                    if z.any_hidden() {
+                        for (k, &n) in z.middle().iter().enumerate() {
+                            m |= u64::from(n != 0) << (k % MAX_KINDS);
+                        }
+                    }
+                    m
+                }),
+                Pieces::Counted(z, a) => {
+                    let pl = match a {
+                        Arg::Const(k) => *k,
+                        Arg::Me => i64::from(cx.st.current),
+                        Arg::Slot(i) => cx.fr.w[*i],
+                        Arg::Fn(_) => -1,
+                    };
+                    held_kinds(cx, *z, pl)
+                }
+            };
+            let pass = f.as_ref().map_or(all, |f| f.eval(cx, all)) & held;
+            let good = b.as_ref().map_or(all, |b| b.eval(cx, all));
+            match q {
+                Quant::Any => pass & good != 0,
+                Quant::None => pass & good == 0,
+                _ => pass & !good == 0,
+            }
+        }))
+    }
+
+    /// Condition `e` about the zone's piece (the local `aliases[0].0`, or
+    /// a `def` parameter bound to it) in set form: comparisons of a side
+    /// with the piece with a constant or another word local, and `not`,
+    /// `and`, `or` of them. `aliases` maps `def` parameters bound to
+    /// locals to those locals (`None`: the piece).
+    fn kind_set(&self, e: &Expr, aliases: &mut Vec<(Slot, Option<Slot>)>) -> Option<KindSet> {
+        let all = u64::MAX >> (MAX_KINDS - self.t.kinds);
+        match e {
+            Expr::Const(Value::Bool(b)) => Some(KindSet::Fixed(if *b { all } else { 0 })),
+            Expr::Unary(UnOp::Not, a) => Some(KindSet::Not(Box::new(self.kind_set(a, aliases)?))),
+            Expr::Binary(op @ (BinOp::And | BinOp::Or), a, b, _) => {
+                let a = Box::new(self.kind_set(a, aliases)?);
+                let b = Box::new(self.kind_set(b, aliases)?);
+                Some(if *op == BinOp::And { KindSet::And(a, b) } else { KindSet::Or(a, b) })
+            }
+            Expr::Binary(op, a, b, _) => {
+                let cmp = compare(*op)?;
+                let (a, b) = (self.side(a, aliases)?, self.side(b, aliases)?);
+                let (piece, other, flip) = match (a, b) {
+                    (Side::Piece(p), other) => (p, other, false),
+                    (other, Side::Piece(p)) => (p, other, true),
+                    _ => return None,
+                };
+                match other {
+                    // A word local compared as it is: only with the piece's
+                    // kind (a kind local), and only for equality, which no
+                    // kind meets when it holds none.
+                    Side::Local(_, None) if piece.is_some() => None,
+                    Side::Local(_, None) if !matches!(op, BinOp::Eq | BinOp::Ne) => None,
+                    _ if flip => self.compared(piece, other, move |x, y| cmp(y, x)),
+                    _ => self.compared(piece, other, cmp),
+                }
+            }
+            Expr::Inline(binds, body, _) => {
+                let n = aliases.len();
+                for (param, arg) in binds.iter() {
+                    let Expr::Local(x, _) = arg else {
+                        aliases.truncate(n);
+                        return None;
+                    };
+                    let to = self.resolve(*x, aliases);
+                    aliases.push((*param, to));
+                }
+                let out = self.kind_set(body, aliases);
+                aliases.truncate(n);
+                out
+            }
+            _ => None,
+        }
+    }
+
+    /// The local a slot stands for: `None` for the zone's piece.
+    fn resolve(&self, x: Slot, aliases: &[(Slot, Option<Slot>)]) -> Option<Slot> {
+        match aliases.iter().rev().find(|(s, _)| *s == x) {
+            Some((_, to)) => *to,
+            None => Some(x),
+        }
+    }
+
+    fn side(&self, e: &Expr, aliases: &[(Slot, Option<Slot>)]) -> Option<Side> {
+        let local = |x: Slot, p: Option<usize>| match self.resolve(x, aliases) {
+            None => Some(Side::Piece(p)),
+            Some(x) => match self.var(x) {
+                super::super::Var::W(i) => Some(Side::Local(i as usize, p)),
+                _ => None,
+            },
+        };
+        match e {
+            Expr::Const(v) => super::super::expr::const_word(v).map(Side::Const),
+            Expr::Local(x, _) => local(*x, None),
+            Expr::Prop(p, a, _) => match &**a {
+                Expr::Local(x, _) => local(*x, Some(*p as usize)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The kinds whose piece side compares with `other` by `cmp`.
+    fn compared(
+        &self,
+        piece: Option<usize>,
+        other: Side,
+        cmp: impl Fn(i64, i64) -> bool,
+    ) -> Option<KindSet> {
+        let kinds = self.t.kinds;
+        let value = |k: usize, p: Option<usize>| match p {
+            None => k as i64,
+            Some(p) => self.t.props.get(k).and_then(|ps| ps.get(p)).copied().unwrap_or(0),
+        };
+        let set = |o: i64| {
+            (0..kinds).filter(|&k| cmp(value(k, piece), o)).fold(0u64, |m, k| m | 1u64 << k)
+        };
+        match other {
+            Side::Const(c) => Some(KindSet::Fixed(set(c))),
+            Side::Local(slot, p) => {
+                let mut rows: Vec<u64> = (0..kinds).map(|v| set(value(v, p))).collect();
+                // The local holds no kind: its property reads 0 (as
+                // `Leaf::PropOf` reads it); its value itself equals no kind
+                // (`==` or `!=` only, see `kind_set`).
+                rows.push(match p {
+                    Some(_) => set(0),
+                    None if cmp(1, 1) => 0,
+                    None => u64::MAX >> (MAX_KINDS - kinds),
+                });
+                Some(KindSet::ByLocal(slot, rows.into_boxed_slice()))
+            }
+            Side::Piece(_) => None,
+        }
+    }
+}
+
+/// The comparison of an operator (`None` for the others).
+fn compare(op: BinOp) -> Option<fn(i64, i64) -> bool> {
+    Some(match op {
+        BinOp::Eq => |a, b| a == b,
+        BinOp::Ne => |a, b| a != b,
+        BinOp::Lt => |a, b| a < b,
+        BinOp::Le => |a, b| a <= b,
+        BinOp::Gt => |a, b| a > b,
+        BinOp::Ge => |a, b| a >= b,
+        _ => return None,
+    })
+}
+
+/// The kinds counted zone `z` of player `pl` holds (none for no player).
+#[inline]
+fn held_kinds<const W: usize>(cx: &Cx<'_, W>, z: u16, pl: i64) -> u64 {
+    // The player as the zone's word holds it (see `each`).
+    let pl = pl as u8;
+    if pl == crate::ir::NONE8 {
+        return 0;
+    }
+    let base = cx.t.counter(z, pl, 0);
+    cx.st.data.get(base..base + cx.t.kinds).map_or(0, |c| {
+        c.iter().enumerate().fold(0u64, |m, (k, &n)| m | u64::from(n != 0) << (k % MAX_KINDS))
+    })
+}

@@ -1056,6 +1056,60 @@ pub fn while_<const W: usize>(c: B<W>, body: Vec<StmtFn<W>>, span: Span) -> Stmt
     })
 }
 
+/// [`for_`] over the kinds a counted zone named in the rule holds (`for k
+/// in display(q) where ...`), its player read in place (`who` is never a
+/// closure): the same kinds in the same order (each kind with pieces,
+/// the counters read again after every round), the same steps and
+/// errors, without a closure and a match for the collection.
+pub fn for_kinds<const W: usize>(
+    z: u16,
+    who: Arg<W>,
+    var: Var,
+    filter: Option<B<W>>,
+    body: Vec<StmtFn<W>>,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let pl = who.get(cx) as u8;
+        check!(cx);
+        if pl == NONE8 {
+            return Ctl::Next;
+        }
+        let (base, kinds) = (cx.t.counter(z, pl, 0), cx.t.kinds);
+        let mut i = 0usize;
+        while let Some(j) =
+            cx.st.data.get(base + i..base + kinds).and_then(|c| c.iter().position(|&n| n > 0))
+        {
+            let k = i + j;
+            i = k + 1;
+            if let Var::W(x) = var {
+                cx.fr.w[x as usize] = k as i64;
+            }
+            if !tick(cx, span) {
+                return Ctl::Error;
+            }
+            if let Some(f) = &filter {
+                let ok = f(cx);
+                if cx.fr.err.is_some() {
+                    return Ctl::Error;
+                }
+                if !ok {
+                    continue;
+                }
+            }
+            match run_seq(cx, &body) {
+                Ctl::Next => {}
+                other => return other,
+            }
+        }
+        if cx.fr.err.is_some() {
+            Ctl::Error
+        } else {
+            Ctl::Next
+        }
+    })
+}
+
 /// `for x in D where F { ... }` without decisions.
 pub fn for_<const W: usize>(
     coll: D<W>,

@@ -323,8 +323,21 @@ impl<const W: usize> Compiler<'_, W> {
                         return f;
                     }
                 }
-                let coll = self.dom(domain);
                 let var = self.var(*slot);
+                if let (Some((z, p)), Var::W(_)) = (self.counted_zone(domain), var) {
+                    if let Some(who) = self.arg_in_place(p) {
+                        // The kinds a counted zone holds, its player read in
+                        // place.
+                        self.notes.push(
+                            "kinds in place: a `for` over a zone's kinds, its counters read directly"
+                                .into(),
+                        );
+                        let filter = filter.as_ref().map(|f| self.bool_(f));
+                        let body = self.stmt_fns(body);
+                        return effect::for_kinds(z, who, var, filter, body, span);
+                    }
+                }
+                let coll = self.dom(domain);
                 let filter = filter.as_ref().map(|f| self.bool_(f));
                 let body = self.stmt_fns(body);
                 effect::for_(coll, var, filter, body, span)
@@ -748,8 +761,24 @@ impl<const W: usize> Compiler<'_, W> {
         }
     }
 
+    /// The player of a zone operand where it is read in place (a
+    /// constant, `me` or a word local; a shared zone's is 0), compiling
+    /// nothing; `None` where it needs a closure.
+    pub(super) fn arg_in_place(&self, p: Option<&Expr>) -> Option<effect::Arg<W>> {
+        Some(match p {
+            None => effect::Arg::Const(0),
+            Some(Expr::Me) => effect::Arg::Me,
+            Some(Expr::Const(v)) => effect::Arg::Const(super::expr::const_word(v)?),
+            Some(Expr::Local(x, _)) => match self.var(*x) {
+                Var::W(i) => effect::Arg::Slot(i as usize),
+                _ => return None,
+            },
+            Some(_) => return None,
+        })
+    }
+
     /// The player of a zone operand (a shared zone's is 0).
-    pub(super) fn arg_of(&mut self, p: Option<&Expr>) -> effect::Arg<W> {
+    fn arg_of(&mut self, p: Option<&Expr>) -> effect::Arg<W> {
         match p {
             Some(p) => self.arg(p),
             None => effect::Arg::Const(0),

@@ -822,6 +822,38 @@ fn a_zone_listed_at_once_counts_its_steps() {
 }
 
 #[test]
+fn a_zone_walked_in_place_counts_its_steps() {
+    // `for j in hand(me)` over a counted zone named with `me` (or a
+    // constant player, or a word local) reads the zone's counters in
+    // place (`effect::for_kinds`); with the player given by an expression
+    // (`next(next(me))`, the same player of two) the general walk runs.
+    // Under every step limit both give the same move list, or the same
+    // step error at the same statement.
+    let text = |who: &str| {
+        format!(
+            "game \"Hands\"\nplayers A, B\n\
+             piece Red \"r\" {{ v: 1 }}\npiece Green \"g\" {{ v: 2 }}\npiece Blue \"b\" {{ v: 3 }}\n\
+             zone hand per player\nzone pile per player\n\
+             setup {{\n for p in players {{\n  add 2 Red to hand(p)\n  add Green to hand(p)\n  add 3 Blue to hand(p)\n }}\n}}\n\
+             turn {{\n for j in hand({who}) where v(j) > 1 {{\n  add j to pile(me)\n }}\n\
+               for q in players {{\n  for j in hand(q) {{\n   add j to pile(q)\n  }}\n }}\n\
+               choose k in hand(me)\n take k from hand(me)\n}}\n"
+        )
+    };
+    // The same lengths, so that spans agree.
+    let ours = crate::game_text(&text("me            ")).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&text("next(next(me))")).unwrap_or_else(|e| panic!("{e}"));
+    let in_place =
+        |g: &Game| g.program().notes().iter().filter(|n| n.contains("a `for` over a zone")).count();
+    assert_eq!((in_place(&ours), in_place(&walked)), (2, 1), "hand(me) and hand(q) in place");
+    let s = crate::start(&ours);
+    let (errors, lists) = same_under_limits(&ours, &walked, &s, 1..20, "hands", |a| {
+        assert_eq!(a.len(), 3, "three kinds in hand");
+    });
+    assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
+}
+
+#[test]
 fn lines_through_a_cell_count_the_lines_passed_over() {
     // Pass 18 walks only the lines through the cell and counts the others
     // in bulk; the same rules with a first test the pass does not know walk

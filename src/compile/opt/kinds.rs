@@ -97,10 +97,7 @@ impl<const W: usize> Compiler<'_, W> {
             Some(seq) => Pieces::Seq(seq),
             None => {
                 let (z, p) = self.counted_zone(domain)?;
-                match self.arg_of(p) {
-                    Arg::Fn(_) => return None,
-                    a => Pieces::Counted(z, a),
-                }
+                Pieces::Counted(z, self.arg_in_place(p)?)
             }
         };
         let mut aliases = vec![(slot, None)];

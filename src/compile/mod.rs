@@ -821,6 +821,11 @@ pub struct SiteInfo {
     /// from the zone's counters without listing them
     /// (`eval::machine::count_options`).
     pub counted_in_place: bool,
+    /// Both a chance tail and a sure tail, whose zones are all known at
+    /// load ([`ZoneRef::Seq`]): their checks read the position and
+    /// nothing else, so a count that needs only whether either holds may
+    /// ask the sure tail first.
+    pub tails_in_place: bool,
 }
 
 /// A decision whose tail completes, whatever the option, when the
@@ -841,6 +846,33 @@ pub struct SureTail<const W: usize> {
     /// The turn has no `add`: the pieces at the turn's start bound those
     /// at the decision.
     pub no_adds: bool,
+    /// The last bound computed, with its number of pieces (see
+    /// [`SureTail::bound`]); 0 before.
+    pub last: std::sync::atomic::AtomicU64,
+}
+
+impl<const W: usize> SureTail<W> {
+    /// [`SureTail::steps`] when the zones hold `pieces`: the polynomial,
+    /// or the value last computed for as many pieces (a search asks with
+    /// the same number again and again, the pieces at the start of its
+    /// turn). The two are kept in one word (the pieces plus one above bit
+    /// 40, the bound below), so that threads sharing the program read a
+    /// pair that belongs together; values too large to pack are computed
+    /// each time.
+    #[inline]
+    pub fn bound(&self, pieces: u64) -> Option<u64> {
+        use std::sync::atomic::Ordering::Relaxed;
+        const LOW: u64 = (1 << 40) - 1;
+        let last = self.last.load(Relaxed);
+        if last != 0 && last >> 40 == pieces.wrapping_add(1) {
+            return Some(last & LOW);
+        }
+        let b = self.steps.at(pieces)?;
+        if pieces < (1 << 23) && b <= LOW {
+            self.last.store(((pieces + 1) << 40) | b, Relaxed);
+        }
+        Some(b)
+    }
 }
 
 /// A decision whose options all run, without failing, into the reveal of
@@ -1107,6 +1139,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
                 steps: t.steps.clone(),
                 moves_pieces: t.moves_pieces,
                 no_adds: t.no_adds,
+                last: std::sync::atomic::AtomicU64::new(0),
             })
         })
         .collect::<Vec<_>>();
@@ -1127,6 +1160,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             arms_decide: false,
             next_decides: false,
             counted_in_place: false,
+            tails_in_place: false,
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
@@ -1221,6 +1255,15 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             })
         })
         .collect::<Vec<_>>();
+    for (s, (ct, st)) in sites.iter_mut().zip(chance_tails.iter().zip(&sure_tails)) {
+        let seq = |z: &ZoneRef<W>| matches!(z, ZoneRef::Seq(_));
+        s.tails_in_place = match (ct, st) {
+            (Some(c), Some(t)) => {
+                seq(&c.zone) && t.face_up.iter().all(seq) && t.until.iter().all(|(z, _)| seq(z))
+            }
+            _ => false,
+        };
+    }
     let mut notes = std::mem::take(&mut c.notes);
     for (i, s) in sites.iter().enumerate() {
         if s.arms_decide {

@@ -1348,10 +1348,16 @@ impl<const W: usize> Searcher<W> {
         if s.lazy && !s.nbr {
             return Ok(Some((n as u64, How::Run)));
         }
+        // Where both checks only read the position, the sure tail first: a
+        // count needs only whether either holds, and in a position without
+        // face-down pieces only the sure tail can.
+        if s.tails_in_place && self.sure_tail_holds(p, start, b, site) {
+            return Ok(Some((n as u64, How::Run)));
+        }
         if s.chance_tail && self.chance_tail_ready(p, start, b, at) {
             return Ok(Some((n as u64, How::ToChance)));
         }
-        if s.sure && self.sure_tail_holds(p, start, b, site) {
+        if s.sure && !s.tails_in_place && self.sure_tail_holds(p, start, b, site) {
             return Ok(Some((n as u64, How::Run)));
         }
         let fr = &mut self.levels[b].fr;
@@ -1536,7 +1542,7 @@ fn sure_tail_holds<const W: usize>(
     if t.moves_pieces && pieces > u64::from(u16::MAX) {
         return false;
     }
-    let Some(bound) = t.steps.at(pieces) else { return false };
+    let Some(bound) = t.bound(pieces) else { return false };
     if u64::from(fr.steps).saturating_add(bound) > u64::from(p.t.max_steps) {
         return false;
     }

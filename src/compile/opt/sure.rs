@@ -511,4 +511,49 @@ mod tests {
         assert_eq!(Poly::pieces().at(u64::MAX), Some(u64::MAX));
         assert_eq!(n.mul(&n).and_then(|x| x.at(u64::MAX)), None);
     }
+
+    #[test]
+    fn a_sure_tails_bound_is_its_polynomial_whatever_was_asked_before() {
+        // `SureTail::bound` keeps the last value: asked again with the same
+        // pieces it gives it, with other pieces the polynomial's value,
+        // and it keeps nothing it cannot tell apart (too many pieces, too
+        // large a value).
+        let tail = |steps: Option<Poly>| crate::compile::SureTail::<1> {
+            face_up: Vec::new(),
+            until: Vec::new(),
+            steps: steps.unwrap_or_default(),
+            moves_pieces: false,
+            no_adds: true,
+            last: std::sync::atomic::AtomicU64::new(0),
+        };
+        let n = Poly::pieces();
+        let square = || n.mul(&n).and_then(|x| x.add(&Poly::constant(3)));
+        let t = tail(square());
+        // (2^21)² + 3 has bits above bit 40, which would read as 2^21 + 5.
+        let asked = [
+            u64::MAX,
+            7,
+            7,
+            0,
+            8,
+            8,
+            7,
+            1 << 23,
+            (1 << 23) - 1,
+            1 << 21,
+            (1 << 21) + 4,
+            1 << 30,
+            7,
+        ];
+        for x in asked {
+            assert_eq!(t.bound(x), t.steps.at(x), "{x} pieces");
+        }
+        assert_eq!(t.bound(7), Some(52));
+        assert_eq!(tail(square()).bound(u64::MAX), None);
+        // 2^24 + 6 pieces: its bound would be kept under 7 = 6 + 1.
+        let t = tail(Some(n.clone()));
+        for x in [(1 << 24) + 6, 6, (1 << 23) + 6, 6] {
+            assert_eq!(t.bound(x), Some(x), "{x} pieces");
+        }
+    }
 }

@@ -1263,21 +1263,10 @@ impl<const W: usize> Searcher<W> {
         let lv = &mut self.levels[b];
         options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
         let n = self.opts[depth].len();
-        if n == 0 {
-            return Ok(Some((0, How::Run)));
-        }
-        if s.chance {
-            return Ok(Some((1, How::Stop)));
-        }
-        self.spend(p, site, n)?;
-        if s.lazy && !s.nbr {
-            return Ok(Some((n as u64, How::Run)));
-        }
-        if s.chance_tail && self.chance_tail_ready(p, start, b, at) {
-            return Ok(Some((n as u64, How::ToChance)));
-        }
-        if s.sure && self.sure_tail_holds(p, start, b, site) {
-            return Ok(Some((n as u64, How::Run)));
+        // A traced count keeps how the options are moves: the chance tail
+        // first, as `forked` asks.
+        if let Some(found) = self.as_they_stand(p, start, b, at, site, n, !TRACE)? {
+            return Ok(Some(found));
         }
         // A sink that counts draws nothing (`Sink::drawn`).
         if s.nbr {
@@ -1315,6 +1304,51 @@ impl<const W: usize> Searcher<W> {
         Ok(Some((total, How::Meet)))
     }
 
+    /// How the `n` options of decision `at` (site `site`) at level `b` are moves as
+    /// they stand, asked in `forked`'s order with its budget: none
+    /// (`n == 0`), one move for a chance event, a lazy decision's options,
+    /// a chance or sure tail's when it holds now. `None` (the choices
+    /// spent) where they must run or be looked at further. `any_first`:
+    /// only whether some tail holds matters (an untraced count), so where
+    /// both tails only read zones known at load
+    /// (`SiteInfo::tails_in_place`) the sure tail is asked first: in a
+    /// position without face-down pieces only it can hold.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn as_they_stand(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        at: u32,
+        site: u16,
+        n: usize,
+        any_first: bool,
+    ) -> Result<Option<(u64, How)>, RunError> {
+        let Some(s) = p.sites.get(site as usize) else { return Ok(None) };
+        if n == 0 {
+            return Ok(Some((0, How::Run)));
+        }
+        if s.chance {
+            return Ok(Some((1, How::Stop)));
+        }
+        self.spend(p, site, n)?;
+        if s.lazy && !s.nbr {
+            return Ok(Some((n as u64, How::Run)));
+        }
+        let sure_first = any_first && s.tails_in_place;
+        if sure_first && self.sure_tail_holds(p, start, b, site) {
+            return Ok(Some((n as u64, How::Run)));
+        }
+        if s.chance_tail && self.chance_tail_ready(p, start, b, at) {
+            return Ok(Some((n as u64, How::ToChance)));
+        }
+        if s.sure && !sure_first && self.sure_tail_holds(p, start, b, site) {
+            return Ok(Some((n as u64, How::Run)));
+        }
+        Ok(None)
+    }
+
     /// [`Searcher::count_at`]'s answer where the options need not be
     /// listed: their number told in place ([`count_options`]), and they
     /// are moves as they stand (chance itself, a lazy decision, a chance
@@ -1331,34 +1365,14 @@ impl<const W: usize> Searcher<W> {
         at: u32,
         site: u16,
     ) -> Result<Option<(u64, How)>, RunError> {
-        let Some(s) = p.sites.get(site as usize) else { return Ok(None) };
         let lv = &mut self.levels[b];
         if lv.fr.err.is_some() {
             return Ok(None);
         }
         let before = lv.fr.steps;
         let Some(n) = count_options(p, &p.turn, at, &lv.st, &mut lv.fr) else { return Ok(None) };
-        if n == 0 {
-            return Ok(Some((0, How::Run)));
-        }
-        if s.chance {
-            return Ok(Some((1, How::Stop)));
-        }
-        self.spend(p, site, n)?;
-        if s.lazy && !s.nbr {
-            return Ok(Some((n as u64, How::Run)));
-        }
-        // Where both checks only read the position, the sure tail first: a
-        // count needs only whether either holds, and in a position without
-        // face-down pieces only the sure tail can.
-        if s.tails_in_place && self.sure_tail_holds(p, start, b, site) {
-            return Ok(Some((n as u64, How::Run)));
-        }
-        if s.chance_tail && self.chance_tail_ready(p, start, b, at) {
-            return Ok(Some((n as u64, How::ToChance)));
-        }
-        if s.sure && !s.tails_in_place && self.sure_tail_holds(p, start, b, site) {
-            return Ok(Some((n as u64, How::Run)));
+        if let Some(found) = self.as_they_stand(p, start, b, at, site, n, true)? {
+            return Ok(Some(found));
         }
         let fr = &mut self.levels[b].fr;
         fr.steps = before;

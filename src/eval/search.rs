@@ -1248,7 +1248,6 @@ impl<const W: usize> Searcher<W> {
             Some(Op::Choose(_) | Op::Random(_) | Op::Either { .. }) => {}
             _ => return Ok(None),
         }
-
         while self.opts.len() <= depth {
             self.opts.push(Box::default());
         }
@@ -1304,11 +1303,11 @@ impl<const W: usize> Searcher<W> {
         Ok(Some((total, How::Meet)))
     }
 
-    /// How the `n` options of decision `at` (site `site`) at level `b` are moves as
-    /// they stand, asked in `forked`'s order with its budget: none
-    /// (`n == 0`), one move for a chance event, a lazy decision's options,
-    /// a chance or sure tail's when it holds now. `None` (the choices
-    /// spent) where they must run or be looked at further. `any_first`:
+    /// How the `n` options of decision `at` (site `site`) at level `b`
+    /// are moves as they stand, asked in `forked`'s order with its
+    /// budget: none (`n == 0`), one move for a chance event, a lazy
+    /// decision's options, a chance or sure tail's when it holds now.
+    /// `None` where they must run or be looked at further. `any_first`:
     /// only whether some tail holds matters (an untraced count), so where
     /// both tails only read zones known at load
     /// (`SiteInfo::tails_in_place`) the sure tail is asked first: in a
@@ -1369,7 +1368,7 @@ impl<const W: usize> Searcher<W> {
         if lv.fr.err.is_some() {
             return Ok(None);
         }
-        let before = lv.fr.steps;
+        let (before, budget) = (lv.fr.steps, self.budget);
         let Some(n) = count_options(p, &p.turn, at, &lv.st, &mut lv.fr) else { return Ok(None) };
         if let Some(found) = self.as_they_stand(p, start, b, at, site, n, true)? {
             return Ok(Some(found));
@@ -1377,7 +1376,7 @@ impl<const W: usize> Searcher<W> {
         let fr = &mut self.levels[b].fr;
         fr.steps = before;
         fr.err = None;
-        self.budget += n as u32;
+        self.budget = budget;
         Ok(None)
     }
 

@@ -549,6 +549,17 @@ impl<const W: usize> Tables<W> {
         self.counter_base + (z as usize * self.players + p as usize) * self.kinds + k as usize
     }
 
+    /// The counters, one per kind, of counted zone `z` of player `p` in
+    /// `data` (a state's): `None` for no player or an ordered zone.
+    #[inline(always)]
+    pub fn kind_counts<'d>(&self, data: &'d [u16], z: u16, p: u8) -> Option<&'d [u16]> {
+        if p == crate::ir::NONE8 || self.zones.get(z as usize).is_none_or(|x| x.1) {
+            return None;
+        }
+        let base = self.counter(z, p, 0);
+        data.get(base..base + self.kinds)
+    }
+
     /// Index of an ordered zone's sequence in a state.
     #[inline(always)]
     pub fn sequence(&self, z: u16, p: u8) -> usize {

@@ -272,11 +272,7 @@ pub fn count_options<const W: usize>(
         crate::compile::effect::Arg::Slot(i) => *fr.w.get(*i)?,
         crate::compile::effect::Arg::Fn(_) => return None,
     } as u8;
-    if pl == NONE8 || p.t.zones.get(*z as usize).is_none_or(|x| x.1) {
-        return None;
-    }
-    let base = p.t.counter(*z, pl, 0);
-    let counts = st.data.get(base..base + p.t.kinds)?;
+    let counts = p.t.kind_counts(&st.data, *z, pl)?;
     let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>() as usize;
     let steps = fr.steps.checked_add(n as u32).filter(|&s| s <= p.t.max_steps)?;
     fr.steps = steps;
@@ -495,13 +491,9 @@ pub fn admits<const W: usize>(
 /// the error at the same element).
 #[inline]
 fn zone_kinds<const W: usize>(cx: &mut Cx<'_, W>, z: u16, pl: u8, out: &mut Options<W>) -> bool {
-    if pl == NONE8 || cx.t.zones.get(z as usize).is_none_or(|x| x.1) {
-        return false;
-    }
-    let (base, kinds) = (cx.t.counter(z, pl, 0), cx.t.kinds);
-    let Some(counts) = cx.st.data.get(base..base + kinds) else { return false };
+    let Some(counts) = cx.t.kind_counts(&cx.st.data, z, pl) else { return false };
     let start = out.words.len();
-    out.words.reserve(kinds);
+    out.words.reserve(counts.len());
     for (k, &n) in counts.iter().enumerate() {
         if n > 0 {
             out.words.push(k as i64);

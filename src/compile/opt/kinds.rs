@@ -134,13 +134,13 @@ impl<const W: usize> Compiler<'_, W> {
                     m
                 }),
                 Pieces::Counted(z, a) => {
-                    let pl = match a {
-                        Arg::Const(k) => *k,
-                        Arg::Me => i64::from(cx.st.current),
-                        Arg::Slot(i) => cx.fr.w[*i],
-                        Arg::Fn(_) => -1,
-                    };
-                    held_kinds(cx, *z, pl)
+                    // The player as the zone's word holds it (see `each`).
+                    let pl = a.get(cx) as u8;
+                    cx.t.kind_counts(&cx.st.data, *z, pl).map_or(0, |c| {
+                        c.iter()
+                            .enumerate()
+                            .fold(0u64, |m, (k, &n)| m | u64::from(n != 0) << (k % MAX_KINDS))
+                    })
                 }
             };
             let pass = f.as_ref().map_or(all, |f| f.eval(cx, all)) & held;
@@ -275,19 +275,5 @@ fn compare(op: BinOp) -> Option<fn(i64, i64) -> bool> {
         BinOp::Gt => |a, b| a > b,
         BinOp::Ge => |a, b| a >= b,
         _ => return None,
-    })
-}
-
-/// The kinds counted zone `z` of player `pl` holds (none for no player).
-#[inline]
-fn held_kinds<const W: usize>(cx: &Cx<'_, W>, z: u16, pl: i64) -> u64 {
-    // The player as the zone's word holds it (see `each`).
-    let pl = pl as u8;
-    if pl == crate::ir::NONE8 {
-        return 0;
-    }
-    let base = cx.t.counter(z, pl, 0);
-    cx.st.data.get(base..base + cx.t.kinds).map_or(0, |c| {
-        c.iter().enumerate().fold(0u64, |m, (k, &n)| m | u64::from(n != 0) << (k % MAX_KINDS))
     })
 }

@@ -929,6 +929,31 @@ impl State {
         self.copy_unpending(src);
     }
 
+    /// Whether [`State::copy_plain`] copies this position whole: no turn
+    /// under way, no ordered zones, variables or clocks.
+    #[inline(always)]
+    pub(crate) fn plain(&self) -> bool {
+        self.pending.is_none()
+            && self.seqs.is_empty()
+            && self.vars.is_empty()
+            && self.clocks.is_empty()
+    }
+
+    /// [`State::copy_from`] of a [`State::plain`] position `src` into one
+    /// that was a copy of it and has since only been run in (a run
+    /// changes no turn under way and no history): the board, the counters,
+    /// the occupancy sets and the scalars, with no test of the rest.
+    #[inline(always)]
+    pub(crate) fn copy_plain(&mut self, src: &State) {
+        self.data.copy_from_slice(&src.data);
+        self.bits.copy_from_slice(&src.bits);
+        self.current = src.current;
+        self.ply = src.ply;
+        self.outcome = src.outcome;
+        self.decided_by = src.decided_by;
+        self.next = src.next;
+    }
+
     /// [`State::copy_from`] but for the turn under way, which is left as
     /// it was.
     #[inline(always)]

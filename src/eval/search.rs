@@ -50,6 +50,29 @@ impl<const W: usize> LevelData<W> {
         self.fr.copy_from(&o.fr);
     }
 
+    /// Whether copies of this level may be [`LevelData::copy_plain`]: a
+    /// plain position ([`State::plain`]) and a frame without group lists.
+    #[inline(always)]
+    fn plain(&self) -> bool {
+        self.st.plain() && self.fr.groups.is_empty()
+    }
+
+    /// [`LevelData::copy_from`] of a [`LevelData::plain`] level `o` into a
+    /// level that was made a copy of it and has since only been run in
+    /// (and counted from, which changes no more than a run): what a run
+    /// may change, without the tests of what it cannot.
+    #[inline(always)]
+    fn copy_plain(&mut self, o: &LevelData<W>) {
+        self.st.copy_plain(&o.st);
+        let (a, b) = (&mut self.fr, &o.fr);
+        a.w.copy_from_slice(&b.w);
+        copy_short(&mut a.s, &b.s);
+        copy_short(&mut a.d, &b.d);
+        a.epoch = b.epoch;
+        a.steps = b.steps;
+        a.err = None;
+    }
+
     /// Whether `o` is a level of the same program (so the two may be swapped).
     fn same_shape(&self, o: &LevelData<W>) -> bool {
         self.st.same_shape(&o.st)
@@ -1388,8 +1411,30 @@ impl<const W: usize> Searcher<W> {
     /// for a run that finishes the turn, none for one that fails, the
     /// count of the decision a run stops at ([`Searcher::count_at`]).
     /// A copy has the level's steps, as `forked`'s copy or lent level has.
-    #[inline(never)]
+    #[inline(always)]
     fn count_runs(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        at: u32,
+        depth: usize,
+        own: bool,
+    ) -> Result<u64, RunError> {
+        // After the first option's copy, the copy level changes only by
+        // runs: of a plain level, what a run may change is copied alone
+        // (a loop of its own, so that the others' is as it was).
+        if self.levels[b].plain() {
+            self.count_runs_in::<true>(p, start, b, at, depth, own)
+        } else {
+            self.count_runs_in::<false>(p, start, b, at, depth, own)
+        }
+    }
+
+    /// [`Searcher::count_runs`], the options after the first copied by
+    /// [`LevelData::copy_plain`] when `PLAIN`.
+    #[inline(never)]
+    fn count_runs_in<const PLAIN: bool>(
         &mut self,
         p: &Program<W>,
         start: Option<&State>,
@@ -1408,6 +1453,10 @@ impl<const W: usize> Searcher<W> {
             let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, i);
             let nb = if own && i + 1 == n {
                 b
+            } else if PLAIN && i > 0 {
+                let (lo, hi) = self.levels.split_at_mut(copy);
+                hi[0].copy_plain(&lo[b]);
+                copy
             } else {
                 self.copy_level(b, copy);
                 copy

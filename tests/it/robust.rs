@@ -1246,6 +1246,10 @@ fn counting_moves_agrees_with_listing_them_under_every_limit() {
         // A turn that begins with a `let`: the count runs it first, in
         // the search's copy of the position.
         ("bug", crate::game("bug.game"), false),
+        // Each option's run changes a local bound before the decision and
+        // a set local: a later option's copy must have them as they were.
+        ("locals", crate::game_text(RUN_CHANGES_LOCALS).expect("locals game"), false),
+        ("loops", crate::game_text(RUN_RESTARTS_A_LOOP).expect("loops game"), false),
     ];
     let (mut errors, mut counts) = (0, 0);
     for (name, g, stack) in &games {
@@ -1288,6 +1292,38 @@ fn counting_moves_agrees_with_listing_them_under_every_limit() {
     }
     assert!(errors > 100 && counts > 100, "{errors} errors, {counts} counts");
 }
+
+/// A turn whose options run (in copies of the level, when counted) and
+/// change locals the decision found: the number and the set of cells
+/// before it. Where an option's copy kept the last run's locals, the
+/// second option would meet no decision.
+const RUN_CHANGES_LOCALS: &str = "players A, B\nboard square 3 by 3\npiece Stone\n\
+    turn {\n\
+      let n = 0\n\
+      let free = collect x in cells where empty(x)\n\
+      choose c in cells where empty(c)\n\
+      n = n + 1\n\
+      free = minus(free, c)\n\
+      place Stone at c\n\
+      if n == 1 and size(free) == size(collect x in cells where empty(x)) {\n\
+        choose r in range(0, 1) as \"r\"\n\
+      }\n\
+    }\n\
+    on no moves { pass }";
+
+/// A decision inside a loop that an option's run may leave and start
+/// again (the next rank's cells): a later option's copy must go on with
+/// the collection the loop walked at the decision.
+const RUN_RESTARTS_A_LOOP: &str = "players A, B\nboard square 3 by 3\npiece Stone\n\
+    turn {\n\
+      for i in range(1, 2) {\n\
+        for c in collect x in cells where rank(x) == i and empty(x) {\n\
+          choose k in range(0, 2) as \"k\"\n\
+          if k >= 1 { place Stone at c }\n\
+        }\n\
+      }\n\
+    }\n\
+    on no moves { pass }";
 
 /// A remembered value (a memo table's) counts the steps its computation
 /// counted, so that a step limit stops a run at the same statement

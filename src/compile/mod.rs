@@ -973,6 +973,10 @@ pub struct Program<const W: usize> {
     /// groups. Where the first decision's options are the moves, the
     /// search hands them over as one list already.
     pub count_playouts: bool,
+    /// Whether every level of a search is plain (`LevelData::plain`,
+    /// whatever a sink swapped into it): no chance, so no turn under way;
+    /// no history, ordered zones, variables, clocks or group lists.
+    pub plain_levels: bool,
     /// Whether, besides, no chance event can stop a search of a position
     /// without face-down pieces: the turn has no `random` and shuffles
     /// nothing (only a shuffle turns pieces face down). Perft's sink then
@@ -1338,6 +1342,8 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         notes
             .push("counted playouts: a playout plays the move it draws among those counted".into());
     }
+    let plain_levels =
+        !g.has_chance() && !g.history && g.sequences == 0 && g.vars.is_empty() && !group_lists;
     let owned_perft = owned_search
         && !turn.ops.iter().any(|op| matches!(op, stmt::Op::Random(_)))
         && !g.turn.iter().any(opt::shuffles);
@@ -1366,6 +1372,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         decides_first,
         owned_search,
         count_playouts,
+        plain_levels,
         owned_perft,
         reads_start,
         sites,

@@ -991,7 +991,13 @@ impl<const W: usize> Searcher<W> {
                 match shared {
                     Some((resume, _)) => (b, resume),
                     None => {
-                        self.copy_level(b, depth + 1);
+                        if p.plain_levels && self.levels.len() > depth + 1 {
+                            // Every level of the program is plain.
+                            let (lo, hi) = self.levels.split_at_mut(depth + 1);
+                            hi[0].copy_plain(&lo[b]);
+                        } else {
+                            self.copy_level(b, depth + 1);
+                        }
                         let lv = &mut self.levels[depth + 1];
                         (depth + 1, bind(p, block, at, &mut lv.st, &mut lv.fr, pick))
                     }

@@ -137,6 +137,22 @@ pub fn cases() -> Vec<(String, Game)> {
                   if size(pieces(me)) >= 6 { win me }\n\
                 }";
     out.push(("coin".into(), crate::game_text(coin).expect("coin game")));
+    // The same with options that run after the chance event (their tail
+    // may meet a decision): a search of a turn under way runs them in
+    // copies of levels that may hold such positions of earlier searches.
+    let coin_runs = "players A, B\nboard square 4 by 4\npiece Stone\n\
+                turn {\n\
+                  choose c in cells where empty(c)\n\
+                  place Stone at c\n\
+                  random d in range(0, 1) as \"coin\"\n\
+                  if d == 1 and (count x in cells: empty(x)) > 0 {\n\
+                    choose e in cells where empty(e) as \"extra\"\n\
+                    place Stone at e\n\
+                    if size(pieces(me)) % 2 == 0 { choose f in range(0, 1) as \"f\" }\n\
+                  }\n\
+                  if size(pieces(me)) >= 6 { win me }\n\
+                }";
+    out.push(("coin runs".into(), crate::game_text(coin_runs).expect("coin runs game")));
     // Quantifiers over a zone's pieces whose conditions compare the
     // piece's kind or properties with constants and other locals (pass
     // 30's kind sets): ordered zones with face-down pieces between known
@@ -191,6 +207,22 @@ pub fn cases() -> Vec<(String, Game)> {
                 }\n\
                 on no moves { pass }";
     out.push(("take".into(), crate::game_text(take).expect("take game")));
+    // Repetitions without variables, ordered zones or chance: each
+    // option's run asks the position's history, which a copy of the
+    // level must carry (the search's levels hold other positions too).
+    let repeats = "players A, B\nboard square 2 by 2\npiece Stone\n\
+                   setup { place Stone of A at a1  place Stone of B at b2 }\n\
+                   turn {\n\
+                     choose a in pieces(me)\n\
+                     choose b in cells where empty(b)\n\
+                     move a to b\n\
+                     if repetitions >= 2 {\n\
+                       choose r in range(0, 2) as \"r\"\n\
+                       if r == 2 { draw }\n\
+                     }\n\
+                   }\n\
+                   on no moves { pass }";
+    out.push(("repeats".into(), crate::game_text(repeats).expect("repeats game")));
     // Pass 28: the first `take` runs before `choose c` (whose filter reads
     // no zone); the second may not run before `choose e`, whose filter
     // counts the pool it takes from.

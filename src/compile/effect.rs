@@ -1110,6 +1110,65 @@ pub fn for_kinds<const W: usize>(
     })
 }
 
+/// What [`for_upto`] counts up to: a count of the game's.
+#[derive(Clone, Copy)]
+pub enum Upto {
+    /// `players`.
+    Players,
+    /// `dirs`.
+    Dirs,
+    /// `kinds`.
+    Kinds,
+}
+
+/// [`for_`] over `players`, `dirs` or `kinds` (the numbers from 0 to the
+/// game's count of them): the same rounds, steps and errors, without a
+/// collection made and walked through a closure.
+pub fn for_upto<const W: usize>(
+    upto: Upto,
+    var: Var,
+    filter: Option<B<W>>,
+    body: Vec<StmtFn<W>>,
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let n = match upto {
+            Upto::Players => cx.t.players,
+            Upto::Dirs => cx.t.dirs,
+            Upto::Kinds => cx.t.kinds,
+        };
+        for v in 0..n {
+            if let Var::W(x) = var {
+                cx.fr.w[x as usize] = v as i64;
+            }
+            if !tick(cx, span) {
+                return Ctl::Error;
+            }
+            if let Some(f) = &filter {
+                let ok = f(cx);
+                if cx.fr.err.is_some() {
+                    return Ctl::Error;
+                }
+                if !ok {
+                    continue;
+                }
+            }
+            let ctl = match &body[..] {
+                [one] => one(cx),
+                body => run_seq(cx, body),
+            };
+            if ctl != Ctl::Next {
+                return ctl;
+            }
+        }
+        if cx.fr.err.is_some() {
+            Ctl::Error
+        } else {
+            Ctl::Next
+        }
+    })
+}
+
 /// `for x in D where F { ... }` without decisions.
 pub fn for_<const W: usize>(
     coll: D<W>,

@@ -11,7 +11,7 @@ use super::effect::{self, CKey, Ctl, StmtFn};
 use super::expr::{Compiler, Leaf};
 use super::opt::{NbrRequire, Pred};
 use super::{Cx, Dom, Var, B, D, I, S};
-use crate::ir::{Builtin, Expr, Key, Stmt, StmtKind, Ty};
+use crate::ir::{Builtin, Expr, Key, Stmt, StmtKind, Ty, Value};
 use crate::source::Span;
 
 /// The options of a `choose` in set form: the domain's cells, the
@@ -336,6 +336,18 @@ impl<const W: usize> Compiler<'_, W> {
                         let body = self.stmt_fns(body);
                         return effect::for_kinds(z, who, var, filter, body, span);
                     }
+                }
+                if let Expr::Const(v @ (Value::Players | Value::Dirs | Value::Kinds)) = domain {
+                    // The numbers from 0 to the game's count of players,
+                    // directions or kinds: no collection made.
+                    let upto = match v {
+                        Value::Players => effect::Upto::Players,
+                        Value::Dirs => effect::Upto::Dirs,
+                        _ => effect::Upto::Kinds,
+                    };
+                    let filter = filter.as_ref().map(|f| self.bool_(f));
+                    let body = self.stmt_fns(body);
+                    return effect::for_upto(upto, var, filter, body, span);
                 }
                 let coll = self.dom(domain);
                 let filter = filter.as_ref().map(|f| self.bool_(f));

@@ -837,6 +837,65 @@ pub struct SiteInfo {
     /// nothing else, so a count that needs only whether either holds may
     /// ask the sure tail first.
     pub tails_in_place: bool,
+    /// For the `choose` an arm of an `either` begins with (arms that
+    /// decide at once): an earlier arm (its index, below [`ALIKE_ARMS`])
+    /// whose `choose` counts alike — the kinds of the same counted zone
+    /// and player, both sure tails read the same zones (known at load)
+    /// the same way — so that where that arm's options were counted in
+    /// place, these are as many, once this tail's own step bound holds.
+    pub counts_like: Option<u8>,
+}
+
+/// The arms of an `either` that [`SiteInfo::counts_like`] looks among.
+pub const ALIKE_ARMS: usize = 8;
+
+/// Whether the `choose`s at ops `a` and `b` of `turn` count alike (see
+/// [`SiteInfo::counts_like`]): each among the kinds of a counted zone
+/// told in place, the same zone and player; neither lazy, chance, nor
+/// pruned by a `require`; both with sure and chance tails whose zones are
+/// known at load (so that the sure tail is asked first), the sure tails'
+/// zones and draw-until stops the same, as their overflow and `add`
+/// conditions. Their step bounds may differ: each is asked.
+fn counts_alike<const W: usize>(
+    turn: &Block<W>,
+    sites: &[SiteInfo],
+    sure: &[Option<SureTail<W>>],
+    a: u32,
+    b: u32,
+) -> bool {
+    let (Some(stmt::Op::Choose(x)), Some(stmt::Op::Choose(y))) =
+        (turn.ops.get(a as usize), turn.ops.get(b as usize))
+    else {
+        return false;
+    };
+    let same_arg = |p: &effect::Arg<W>, q: &effect::Arg<W>| match (p, q) {
+        (effect::Arg::Const(i), effect::Arg::Const(j)) => i == j,
+        (effect::Arg::Me, effect::Arg::Me) => true,
+        (effect::Arg::Slot(i), effect::Arg::Slot(j)) => i == j,
+        _ => false,
+    };
+    let kinds = match (&x.kinds, &y.kinds) {
+        (Some((z1, p1)), Some((z2, p2))) => z1 == z2 && same_arg(p1, p2),
+        _ => false,
+    };
+    let info = |c: &stmt::ChooseOp<W>| {
+        sites.get(c.site as usize).filter(|s| {
+            s.counted_in_place && s.sure && s.tails_in_place && !s.lazy && !s.chance && !s.nbr
+        })
+    };
+    let zone = |p: &ZoneRef<W>, q: &ZoneRef<W>| matches!((p, q), (ZoneRef::Seq(i), ZoneRef::Seq(j)) if i == j);
+    let tails = match (sure.get(x.site as usize), sure.get(y.site as usize)) {
+        (Some(Some(s)), Some(Some(t))) => {
+            s.moves_pieces == t.moves_pieces
+                && s.no_adds == t.no_adds
+                && s.face_up.len() == t.face_up.len()
+                && s.face_up.iter().zip(&t.face_up).all(|(p, q)| zone(p, q))
+                && s.until.len() == t.until.len()
+                && s.until.iter().zip(&t.until).all(|((p, u), (q, v))| zone(p, q) && u == v)
+        }
+        _ => false,
+    };
+    kinds && x.fast.is_none() && y.fast.is_none() && info(x).is_some() && info(y).is_some() && tails
 }
 
 /// A decision whose tail completes, whatever the option, when the
@@ -1176,6 +1235,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             next_decides: false,
             counted_in_place: false,
             tails_in_place: false,
+            counts_like: None,
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
@@ -1279,8 +1339,28 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             _ => false,
         };
     }
+    for op in &turn.ops {
+        let stmt::Op::Either { site, arms, .. } = op else { continue };
+        if !sites.get(*site as usize).is_some_and(|s| s.arms_decide) {
+            continue;
+        }
+        for j in 1..arms.len().min(ALIKE_ARMS) {
+            let like = (0..j).find(|&i| counts_alike(&turn, &sites, &sure_tails, arms[i], arms[j]));
+            if let (Some(i), Some(stmt::Op::Choose(ch))) = (like, turn.ops.get(arms[j] as usize)) {
+                if let Some(s) = sites.get_mut(ch.site as usize) {
+                    s.counts_like = Some(i as u8);
+                }
+            }
+        }
+    }
     let mut notes = std::mem::take(&mut c.notes);
     for (i, s) in sites.iter().enumerate() {
+        if let Some(a) = s.counts_like {
+            notes.push(format!(
+                "arms alike: decision {i} (`{}`) counts as the `choose` of arm {a} when that one's options are counted in place",
+                g.sites[i].var
+            ));
+        }
         if s.arms_decide {
             notes.push(format!(
                 "arms that decide: each arm of `either` {i} begins with a decision, met without a run"

@@ -410,6 +410,10 @@ enum How {
     ToChance,
     /// The decision is a chance event: one move, that stops there.
     Stop,
+    /// An untraced count's `Run` told in place ([`Searcher::count_unlisted`]):
+    /// its options counted from the zone's counters, none, or a sure
+    /// tail's that held (see `SiteInfo::counts_like`).
+    Unlisted,
 }
 
 impl<const W: usize> Frame<W> {
@@ -1262,10 +1266,32 @@ impl<const W: usize> Searcher<W> {
                 // last may have the level when it is the walk's own.
                 self.spend(p, site, arms.len())?;
                 let mut total = 0;
+                // The options of the arms counted in place, by arm (an
+                // arm whose count is alike reads them: `counts_like`).
+                let mut held = [None::<u64>; crate::compile::ALIKE_ARMS];
                 for (i, &arm) in arms.iter().enumerate() {
                     let steps = self.levels[b].fr.steps;
                     let last = own && i + 1 == arms.len();
-                    let k = self.counted::<TRACE>(p, start, b, arm, depth + 1, last)?;
+                    let like = p
+                        .sites
+                        .get(site_at(block, arm) as usize)
+                        .and_then(|s| s.counts_like)
+                        .and_then(|l| held.get(l as usize).copied().flatten())
+                        .filter(|_| !TRACE);
+                    let k = match like {
+                        Some(n) => match self.count_like(p, start, b, arm, n)? {
+                            Some(k) => Some(k),
+                            None => self.counted::<TRACE>(p, start, b, arm, depth + 1, last)?,
+                        },
+                        None if !TRACE => {
+                            let k = self.count_at::<false>(p, start, b, arm, depth + 1, last)?;
+                            if let (Some((n, How::Unlisted)), Some(h)) = (k, held.get_mut(i)) {
+                                *h = Some(n);
+                            }
+                            k.map(|(n, _)| n)
+                        }
+                        None => self.counted::<TRACE>(p, start, b, arm, depth + 1, last)?,
+                    };
                     self.levels[b].fr.steps = steps;
                     match k {
                         Some(k) => total += k,
@@ -1400,11 +1426,50 @@ impl<const W: usize> Searcher<W> {
         let (before, budget) = (lv.fr.steps, self.budget);
         let Some(n) = count_options(p, &p.turn, at, &lv.st, &mut lv.fr) else { return Ok(None) };
         if let Some(found) = self.as_they_stand(p, start, b, at, site, n, true)? {
-            return Ok(Some(found));
+            return Ok(Some(match found {
+                (n, How::Run) => (n, How::Unlisted),
+                other => other,
+            }));
         }
         let fr = &mut self.levels[b].fr;
         fr.steps = before;
         fr.err = None;
+        self.budget = budget;
+        Ok(None)
+    }
+
+    /// The count of decision `at` at level `b`, an arm's `choose` whose
+    /// count is alike an earlier arm's (`SiteInfo::counts_like`), where
+    /// that one's was told in place with `n` options (`How::Unlisted`,
+    /// from the same position and steps): `n` again, with the steps and
+    /// budget its own count spends, once its sure tail's own step bound
+    /// holds (its zones' checks are the earlier arm's, which held).
+    /// `None`, with the steps and budget put back, where the bound does
+    /// not hold: the arm is then counted as any.
+    fn count_like(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        at: u32,
+        n: u64,
+    ) -> Result<Option<u64>, RunError> {
+        if n == 0 {
+            return Ok(Some(0));
+        }
+        let site = site_at(&p.turn, at);
+        let (before, budget) = (self.levels[b].fr.steps, self.budget);
+        // The listing's steps, as `count_options` counts them (they stayed
+        // within the limit for the earlier arm, from these same steps).
+        let Some(steps) = u32::try_from(n).ok().and_then(|n| before.checked_add(n)) else {
+            return Ok(None);
+        };
+        self.levels[b].fr.steps = steps;
+        self.spend(p, site, n as usize)?;
+        if self.sure_bound_holds(p, start, b, site) {
+            return Ok(Some(n));
+        }
+        self.levels[b].fr.steps = before;
         self.budget = budget;
         Ok(None)
     }
@@ -1594,6 +1659,40 @@ impl<const W: usize> Searcher<W> {
         };
         sure_tail_holds(p, t, pieces, &mut self.levels[b])
     }
+
+    /// [`Searcher::sure_tail_holds`] but for its zones' checks: the
+    /// overflow bound and the steps.
+    fn sure_bound_holds(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        site: u16,
+    ) -> bool {
+        let Some(Some(t)) = p.sure_tails.get(site as usize) else { return false };
+        let pieces = if t.no_adds {
+            self.pieces_at_start(p, start)
+        } else {
+            self.levels[b].st.zone_pieces(p.t.counter_base)
+        };
+        sure_bound(p, t, pieces, &self.levels[b].fr)
+    }
+}
+
+/// The bounds of a sure tail (see [`sure_tail_holds`]): no zone can
+/// overflow, and the steps stay within the limit.
+#[inline(always)]
+fn sure_bound<const W: usize>(
+    p: &Program<W>,
+    t: &crate::compile::SureTail<W>,
+    pieces: u64,
+    fr: &Frame<W>,
+) -> bool {
+    if t.moves_pieces && pieces > u64::from(u16::MAX) {
+        return false;
+    }
+    t.bound(pieces)
+        .is_some_and(|bound| u64::from(fr.steps).saturating_add(bound) <= u64::from(p.t.max_steps))
 }
 
 /// Whether every option of a sure-tail decision now completes: the zones
@@ -1607,11 +1706,7 @@ fn sure_tail_holds<const W: usize>(
     lv: &mut Level<W>,
 ) -> bool {
     let LevelData { st, fr } = &mut **lv;
-    if t.moves_pieces && pieces > u64::from(u16::MAX) {
-        return false;
-    }
-    let Some(bound) = t.bound(pieces) else { return false };
-    if u64::from(fr.steps).saturating_add(bound) > u64::from(p.t.max_steps) {
+    if !sure_bound(p, t, pieces, fr) {
         return false;
     }
     let mut cx = crate::compile::Cx { t: &p.t, st, fr };

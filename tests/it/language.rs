@@ -685,6 +685,7 @@ fn bundled_games_use_their_compile_passes() {
                 "kinds in place: options of `choose card`, the zone's counters read directly",
                 "kind sets: `any` over a zone's pieces",
                 "kinds in place: a `for` over a zone's kinds, its counters read directly",
+                "arms alike: decision 6 (`card`) counts as the `choose` of arm 0",
                 "counted playouts: a playout plays the move it draws among those counted",
                 "owned search: the position searched is held, not copied",
             ],

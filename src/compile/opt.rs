@@ -519,6 +519,25 @@
 //!     is drawn: callgrind, stacked `perft 7` 442.7M → 429.1M
 //!     instructions, 200 playouts 47.5M → 46.8M), any card game that
 //!     matches a card against the cards of a zone by suit or rank.
+//! 31. **Arms alike** (`SiteInfo::counts_like`, made in
+//!     `compile::compile` by `counts_alike`). Of the arms of an `either`
+//!     that decide at once, one whose `choose` is among the kinds of the
+//!     same counted zone and player as an earlier arm's (told in place,
+//!     pass-free of `require`s, neither lazy nor chance), both with sure
+//!     and chance tails whose zones are known at load, the sure tails
+//!     reading the same zones with the same draw-until stops, overflow
+//!     and `add` conditions. A count that found the earlier arm's options
+//!     in place (their number from the zone's counters, its sure tail
+//!     holding) gives the later arm as many, after spending the listing's
+//!     steps and the budget its own count spends and asking its own sure
+//!     tail's step bound (`Searcher::count_like`); where the bound does not
+//!     hold, the arm is counted as any. The moves, errors and steps are
+//!     those of counting the arm itself (the zones' checks it skips are
+//!     the earlier arm's, on the same position). Untraced counts only (a
+//!     playout's trace marks every arm). Games: Bug Off! (`collect` and
+//!     `score`, each a `choose card in hand(me)` before the same draw:
+//!     callgrind, stacked `perft 7` 400.9M → 380.3M), any card game whose
+//!     arms play a card from the hand in different ways.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes

@@ -1082,24 +1082,8 @@ pub fn for_kinds<const W: usize>(
         {
             let k = i + j;
             i = k + 1;
-            if let Var::W(x) = var {
-                cx.fr.w[x as usize] = k as i64;
-            }
-            if !tick(cx, span) {
-                return Ctl::Error;
-            }
-            if let Some(f) = &filter {
-                let ok = f(cx);
-                if cx.fr.err.is_some() {
-                    return Ctl::Error;
-                }
-                if !ok {
-                    continue;
-                }
-            }
-            match run_seq(cx, &body) {
-                Ctl::Next => {}
-                other => return other,
+            if let Some(ctl) = for_round(cx, var, k as i64, &filter, &body, span) {
+                return ctl;
             }
         }
         if cx.fr.err.is_some() {
@@ -1108,6 +1092,40 @@ pub fn for_kinds<const W: usize>(
             Ctl::Next
         }
     })
+}
+
+/// One round of a `for` without decisions over element `v`: the loop's
+/// local, the round's step, the filter, the body. `Some`: the loop stops
+/// with that (an error, the turn's end, a failure).
+#[inline(always)]
+fn for_round<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    var: Var,
+    v: i64,
+    filter: &Option<B<W>>,
+    body: &[StmtFn<W>],
+    span: Span,
+) -> Option<Ctl> {
+    if let Var::W(x) = var {
+        cx.fr.w[x as usize] = v;
+    }
+    if !tick(cx, span) {
+        return Some(Ctl::Error);
+    }
+    if let Some(f) = filter {
+        let ok = f(cx);
+        if cx.fr.err.is_some() {
+            return Some(Ctl::Error);
+        }
+        if !ok {
+            return None;
+        }
+    }
+    let ctl = match body {
+        [one] => one(cx),
+        body => run_seq(cx, body),
+    };
+    (ctl != Ctl::Next).then_some(ctl)
 }
 
 /// What [`for_upto`] counts up to: a count of the game's.
@@ -1138,26 +1156,7 @@ pub fn for_upto<const W: usize>(
             Upto::Kinds => cx.t.kinds,
         };
         for v in 0..n {
-            if let Var::W(x) = var {
-                cx.fr.w[x as usize] = v as i64;
-            }
-            if !tick(cx, span) {
-                return Ctl::Error;
-            }
-            if let Some(f) = &filter {
-                let ok = f(cx);
-                if cx.fr.err.is_some() {
-                    return Ctl::Error;
-                }
-                if !ok {
-                    continue;
-                }
-            }
-            let ctl = match &body[..] {
-                [one] => one(cx),
-                body => run_seq(cx, body),
-            };
-            if ctl != Ctl::Next {
+            if let Some(ctl) = for_round(cx, var, v as i64, &filter, &body, span) {
                 return ctl;
             }
         }

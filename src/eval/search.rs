@@ -1651,12 +1651,7 @@ impl<const W: usize> Searcher<W> {
         site: u16,
     ) -> bool {
         let Some(Some(t)) = p.sure_tails.get(site as usize) else { return false };
-        // A turn without `add` never holds more pieces than at its start.
-        let pieces = if t.no_adds {
-            self.pieces_at_start(p, start)
-        } else {
-            self.levels[b].st.zone_pieces(p.t.counter_base)
-        };
+        let pieces = self.sure_pieces(p, start, b, t);
         sure_tail_holds(p, t, pieces, &mut self.levels[b])
     }
 
@@ -1670,12 +1665,25 @@ impl<const W: usize> Searcher<W> {
         site: u16,
     ) -> bool {
         let Some(Some(t)) = p.sure_tails.get(site as usize) else { return false };
-        let pieces = if t.no_adds {
+        let pieces = self.sure_pieces(p, start, b, t);
+        sure_bound(p, t, pieces, &self.levels[b].fr)
+    }
+
+    /// The pieces a sure tail's bounds are asked with at level `b`: a
+    /// turn without `add` never holds more pieces than at its start.
+    #[inline(always)]
+    fn sure_pieces(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        b: usize,
+        t: &crate::compile::SureTail<W>,
+    ) -> u64 {
+        if t.no_adds {
             self.pieces_at_start(p, start)
         } else {
             self.levels[b].st.zone_pieces(p.t.counter_base)
-        };
-        sure_bound(p, t, pieces, &self.levels[b].fr)
+        }
     }
 }
 

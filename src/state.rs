@@ -929,8 +929,10 @@ impl State {
         self.copy_unpending(src);
     }
 
-    /// Whether [`State::copy_plain`] copies this position whole: no turn
-    /// under way, no ordered zones, variables or clocks.
+    /// Whether [`State::copy_plain`] may stand for a copy of this position
+    /// into one that was made a copy of it and has since only been run
+    /// in: no turn under way, no ordered zones, variables or clocks (the
+    /// history, which a run does not change, stays as that copy left it).
     #[inline(always)]
     pub(crate) fn plain(&self) -> bool {
         self.pending.is_none()

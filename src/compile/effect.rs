@@ -77,6 +77,24 @@ fn none_player<const W: usize>(cx: &mut Cx<'_, W>, span: Span) -> Ctl {
     Ctl::Error
 }
 
+/// [`put`] of the piece `code` (of player `p`, kind `k`) on the empty
+/// cell `c`.
+#[inline(always)]
+fn put_new<const W: usize>(cx: &mut Cx<'_, W>, c: CellId, code: u16, p: usize, k: usize) {
+    let players = cx.t.players;
+    let st = &mut *cx.st;
+    st.data[c as usize] = code;
+    let (w, bit) = ((c >> 6) as usize, 1u64 << (c & 63));
+    if w < W {
+        for set in [p, players + k] {
+            if let Some(x) = st.bits.get_mut(set * W + w) {
+                *x |= bit;
+            }
+        }
+    }
+    cx.fr.epoch += 1;
+}
+
 /// Writes board code `code` on cell `c`, keeping the occupancy sets in step.
 #[inline(always)]
 pub fn put<const W: usize>(cx: &mut Cx<'_, W>, c: CellId, code: u16) {
@@ -197,7 +215,9 @@ pub fn place<const W: usize>(
                 return Ctl::Fail(span);
             }
             let code = 1 + u16::from(o) * cx.t.kinds as u16 + k as u16;
-            put(cx, c as CellId, code);
+            // The cell is empty: no old piece's sets to clear, and the
+            // new one's owner and kind are `o` and `k`.
+            put_new(cx, c as CellId, code, usize::from(o), k as usize);
             Ctl::Next
         });
     }

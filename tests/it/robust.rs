@@ -1332,7 +1332,7 @@ const RUN_RESTARTS_A_LOOP: &str = "players A, B\nboard square 3 by 3\npiece Ston
 /// Two arms of an `either` whose `choose`s count alike (`check --passes`
 /// says so): the kinds of the mover's hand, the same draw-until tail;
 /// the second arm's own loops take about 250 steps more (six kinds,
-/// three loops deep), where the first's sure tail is bounded by 13. A
+/// three loops deep), far more than the first's sure tail is bounded by. A
 /// third arm chooses among another zone's kinds: not alike.
 const ARMS_ALIKE: &str = "players A, B\n\
     piece Red { red: 1 }\n\

@@ -832,10 +832,11 @@ pub struct SiteInfo {
     /// from the zone's counters without listing them
     /// (`eval::machine::count_options`).
     pub counted_in_place: bool,
-    /// Both a chance tail and a sure tail, whose zones are all known at
+    /// A sure tail, and maybe a chance tail, whose zones are all known at
     /// load ([`ZoneRef::Seq`]): their checks read the position and
     /// nothing else, so a count that needs only whether either holds may
-    /// ask the sure tail first.
+    /// ask the sure tail first (and pass 31 may compare two arms' tails,
+    /// see `counts_alike`).
     pub tails_in_place: bool,
     /// For the `choose` an arm of an `either` begins with (arms that
     /// decide at once): an earlier arm (its index, below [`ALIKE_ARMS`])
@@ -1063,6 +1064,17 @@ pub struct Program<const W: usize> {
     /// What each pass did, one line per use (for `tabula check --passes`
     /// style reports and tests).
     pub notes: Vec<String>,
+    /// The same rules compiled for positions where no piece is face down,
+    /// when the turn reads the end of an ordered zone (a reveal) and no
+    /// rule run in play can turn a piece face down or call a chance event
+    /// (no `shuffle` or `random` in `turn`, `on no moves` or `at end`):
+    /// from such a position no chance event can happen, so the reveals
+    /// are left out and the statements around them compile as closures
+    /// (a `while` whose test reads the first piece of a deck becomes one
+    /// closure instead of ops). Perft from such a position runs it
+    /// ([`crate::eval::perft`]). Its sites are the same; it has no
+    /// `face_up` of its own.
+    pub face_up: Option<Box<Program<W>>>,
     /// A number no other program of this process has: buffers sized for
     /// one program (see `play::playout`) know whether they fit another.
     pub id: u64,
@@ -1171,13 +1183,80 @@ fn zone_ref<const W: usize>(c: &mut expr::Compiler<'_, W>, e: &ir::Expr) -> Zone
 /// Compiles a checked game.
 pub fn compile(g: &ir::Game, limits: Limits) -> Compiled {
     match g.board.set_words() {
-        0 | 1 => Compiled::W1(Box::new(program::<1>(g, limits))),
-        2 => Compiled::W2(Box::new(program::<2>(g, limits))),
-        _ => Compiled::W4(Box::new(program::<4>(g, limits))),
+        0 | 1 => Compiled::W1(Box::new(program::<1>(g, limits, false))),
+        2 => Compiled::W2(Box::new(program::<2>(g, limits, false))),
+        _ => Compiled::W4(Box::new(program::<4>(g, limits, false))),
     }
 }
 
-fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
+/// `stmts` without their reveals (see [`Program::face_up`]).
+fn without_reveals(stmts: &[ir::Stmt]) -> Vec<ir::Stmt> {
+    use ir::StmtKind as K;
+    let block = |b: &[ir::Stmt]| without_reveals(b);
+    stmts
+        .iter()
+        .filter(|s| !matches!(s.kind, K::Reveal { .. }))
+        .map(|s| {
+            let kind = match &s.kind {
+                K::Either { site, branches } => {
+                    K::Either { site: *site, branches: branches.iter().map(|b| block(b)).collect() }
+                }
+                K::For { slot, domain, filter, body } => K::For {
+                    slot: *slot,
+                    domain: domain.clone(),
+                    filter: filter.clone(),
+                    body: block(body),
+                },
+                K::While { pre, cond, body } => {
+                    K::While { pre: block(pre), cond: cond.clone(), body: block(body) }
+                }
+                K::If { cond, then, otherwise } => {
+                    K::If { cond: cond.clone(), then: block(then), otherwise: block(otherwise) }
+                }
+                K::Block(binds, body) => K::Block(binds.clone(), block(body)),
+                other => other.clone(),
+            };
+            ir::Stmt { kind, span: s.span }
+        })
+        .collect()
+}
+
+/// Whether some statement of `stmts` (at any depth) satisfies `f`.
+fn any_stmt(stmts: &[ir::Stmt], f: &dyn Fn(&ir::StmtKind) -> bool) -> bool {
+    use ir::StmtKind as K;
+    stmts.iter().any(|s| {
+        f(&s.kind)
+            || match &s.kind {
+                K::Either { branches, .. } => branches.iter().any(|b| any_stmt(b, f)),
+                K::For { body, .. } | K::Block(_, body) => any_stmt(body, f),
+                K::While { pre, body, .. } => any_stmt(pre, f) || any_stmt(body, f),
+                K::If { then, otherwise, .. } => any_stmt(then, f) || any_stmt(otherwise, f),
+                _ => false,
+            }
+    })
+}
+
+/// [`Program::face_up`] of game `g`, where it has one.
+fn face_up<const W: usize>(g: &ir::Game, limits: Limits) -> Option<Box<Program<W>>> {
+    use ir::StmtKind as K;
+    let play = [Some(&g.turn), g.no_moves.as_ref(), g.at_end.as_ref()];
+    let blocks = play.iter().flatten();
+    let chance = |k: &K| matches!(k, K::Shuffle(_) | K::Random { .. });
+    let reveal = |k: &K| matches!(k, K::Reveal { .. });
+    if blocks.clone().any(|b| any_stmt(b, &chance)) || !blocks.clone().any(|b| any_stmt(b, &reveal))
+    {
+        return None;
+    }
+    let mut up = g.clone();
+    up.turn = without_reveals(&g.turn);
+    up.no_moves = g.no_moves.as_deref().map(without_reveals);
+    up.at_end = g.at_end.as_deref().map(without_reveals);
+    Some(Box::new(program::<W>(&up, limits, true)))
+}
+
+/// The program of `g`; `face_up`: the one of [`Program::face_up`] (whose
+/// rules have no chance event).
+fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Program<W> {
     let mut t = Tables::<W>::new(g);
     t.max_steps = limits.steps;
     t.max_choices = limits.choices;
@@ -1333,8 +1412,10 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
     for (s, (ct, st)) in sites.iter_mut().zip(chance_tails.iter().zip(&sure_tails)) {
         let seq = |z: &ZoneRef<W>| matches!(z, ZoneRef::Seq(_));
         s.tails_in_place = match (ct, st) {
-            (Some(c), Some(t)) => {
-                seq(&c.zone) && t.face_up.iter().all(seq) && t.until.iter().all(|(z, _)| seq(z))
+            (ct, Some(t)) => {
+                ct.as_ref().is_none_or(|c| seq(&c.zone))
+                    && t.face_up.iter().all(seq)
+                    && t.until.iter().all(|(z, _)| seq(z))
             }
             _ => false,
         };
@@ -1422,12 +1503,15 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         notes
             .push("counted playouts: a playout plays the move it draws among those counted".into());
     }
-    let plain_levels =
-        !g.has_chance() && !g.history && g.sequences == 0 && g.vars.is_empty() && !group_lists;
+    let plain_levels = !has_chance_of(g, face_up)
+        && !g.history
+        && g.sequences == 0
+        && g.vars.is_empty()
+        && !group_lists;
     let owned_perft = owned_search
         && !turn.ops.iter().any(|op| matches!(op, stmt::Op::Random(_)))
         && !g.turn.iter().any(opt::shuffles);
-    let has_chance = g.has_chance();
+    let has_chance = has_chance_of(g, face_up);
     let chance_first = has_chance && stmt::chance_before_decision(&turn);
     let adds = |b: &[ir::Stmt]| b.iter().any(opt::adds_pieces);
     let fixed_pieces = !adds(&g.turn)
@@ -1435,6 +1519,14 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
         && !g.at_end.as_deref().is_some_and(adds)
         && (chance_tails.iter().flatten().any(|t| t.moves_pieces)
             || sure_tails.iter().flatten().any(|t| t.moves_pieces));
+    let up = if face_up { None } else { self::face_up::<W>(g, limits) };
+    if let Some(up) = &up {
+        notes.push(
+            "face up: the rules without their reveals, for perft from a position where nothing is face down"
+                .into(),
+        );
+        notes.extend(up.notes.iter().map(|n| format!("face up: {n}")));
+    }
     Program {
         t,
         turn,
@@ -1465,5 +1557,12 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits) -> Program<W> {
             NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         },
         setup_prefix: std::sync::OnceLock::new(),
+        face_up: up,
     }
+}
+
+/// Whether the rules of program `g` have chance events (none in a
+/// [`Program::face_up`]).
+fn has_chance_of(g: &ir::Game, face_up: bool) -> bool {
+    g.has_chance() && !face_up
 }

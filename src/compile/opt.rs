@@ -524,7 +524,7 @@
 //!     that decide at once, one whose `choose` is among the kinds of the
 //!     same counted zone and player as an earlier arm's (told in place,
 //!     pass-free of `require`s, neither lazy nor chance), both with sure
-//!     and chance tails whose zones are known at load, the sure tails
+//!     tails (and chance tails, if any) whose zones are known at load, the sure tails
 //!     reading the same zones with the same draw-until stops, overflow
 //!     and `add` conditions. A count that found the earlier arm's options
 //!     in place (their number from the zone's counters, its sure tail
@@ -538,6 +538,22 @@
 //!     `score`, each a `choose card in hand(me)` before the same draw:
 //!     callgrind, stacked `perft 7` 400.9M → 380.3M), any card game whose
 //!     arms play a card from the hand in different ways.
+//! 32. **Face up** (`Program::face_up`, made in `compile::compile` by
+//!     `face_up`). Rules whose play (`turn`, `on no moves`, `at end`)
+//!     reads the end of an ordered zone (the checker put a reveal before
+//!     it) but never shuffles and has no `random` are compiled a second
+//!     time without their reveals. From a position where no piece is
+//!     face down (a stacked deal, a referee's position) no piece can be
+//!     face down again, so every reveal does nothing: without them a
+//!     `while` whose test reads a deck's top card holds no stop and
+//!     compiles as one closure (not jumps and reveal ops run by the
+//!     machine), and the decisions before a draw have sure tails alone
+//!     (no chance tail to ask). Perft from such a position counts with it
+//!     (`eval::perft_with`, for the whole count: no position below it has
+//!     a face-down piece either). Its sites are the same, so its moves
+//!     are the same; `check --passes` lists its passes as `face up: ...`.
+//!     Games: Bug Off! (the draw loop: callgrind, stacked `perft 7`
+//!     381.8M → 358.8M), any card game dealt by a referee.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes

@@ -250,6 +250,12 @@ fn perft_with<const W: usize>(
 where
     search::Searcher<W>: search::SearcherSlot,
 {
+    // Nothing face down and nothing to turn face down: the program without
+    // reveals (`Program::face_up`) counts the same tree.
+    let p = match &p.face_up {
+        Some(up) if s.pending.is_none() && !s.seqs.iter().any(crate::state::Seq::any_hidden) => up,
+        _ => p,
+    };
     search::with_searchers(p, |stack| {
         // Play adds no pieces to zones: the count at the root bounds it
         // at every position below.

@@ -134,6 +134,96 @@ turn {
     assert_eq!(got, [4, 24, 144]);
 }
 
+/// A deck drawn in a `while` whose test reads its top card; a player
+/// holding two cards cannot move, and `on no moves` puts the cards back
+/// and shuffles the deck (so that a perft from a stacked deck meets
+/// chance again after a few turns).
+const RESHUFFLE: &str = r#"
+game "Reshuffle"
+players A, B
+piece Red
+piece Blue
+zone deck shared ordered hidden
+zone used shared
+zone hand per player
+setup { add 4 Red to deck  add 4 Blue to deck  shuffle deck }
+turn {
+    require count(hand(me)) < 2 and count(deck) > 0
+    either "keep" {
+        move first(deck) from deck to hand(me)
+    } or "toss" {
+        move first(deck) from deck to used
+    }
+    while count(used) < 2 and count(deck) > 1 and first(deck) == Red {
+        move first(deck) from deck to used
+    }
+}
+on no moves {
+    move all Red from hand(me) to used
+    move all Blue from hand(me) to used
+    move all Red from used to deck
+    move all Blue from used to deck
+    shuffle deck
+    pass
+}
+"#;
+
+/// Perft by the reference interpreter: a move (or `on no moves`' pass)
+/// one deeper, a chance node's outcomes at the same depth (so a move
+/// that ends at a chance event counts as one node at the last depth).
+fn reference_perft(g: &tabula::Game, s: &State, depth: u32) -> u64 {
+    use tabula::interp::reference;
+    if depth == 0 {
+        return 1;
+    }
+    if s.turn() == Turn::Chance {
+        return reference::chance_outcomes(g, s)
+            .unwrap()
+            .iter()
+            .map(|(c, _)| {
+                let m = tabula::Move { choices: vec![*c], stuck: false };
+                reference_perft(g, &reference::play(g, s, &m).unwrap(), depth)
+            })
+            .sum();
+    }
+    reference::legal_moves(g, s)
+        .unwrap()
+        .iter()
+        .map(|m| reference_perft(g, &reference::play(g, s, m).unwrap(), depth - 1))
+        .sum()
+}
+
+#[test]
+fn perft_without_face_down_pieces_runs_the_rules_without_reveals() {
+    // From a stacked deck nothing is face down; where no rule run in play
+    // shuffles, nothing ever is again, and perft runs the program compiled
+    // without reveals (`Program::face_up`: the `while` one closure). Where
+    // `on no moves` shuffles, it must not: after the reshuffle the draws
+    // are chance events again.
+    let shuffling = game_text(RESHUFFLE).unwrap();
+    let text = RESHUFFLE.replace("    shuffle deck\n    pass", "    pass");
+    assert_ne!(text, RESHUFFLE);
+    let fixed = game_text(&text).unwrap();
+    let face_up = |g: &tabula::Game| g.program().notes().iter().any(|n| n.starts_with("face up"));
+    assert!(face_up(&fixed) && !face_up(&shuffling));
+    for (name, g) in [("no shuffle", &fixed), ("reshuffle", &shuffling)] {
+        for seed in 0..3 {
+            let mut s = State::initial_seeded(g, seed).unwrap();
+            s.stack(g, &mut Rng::new(seed)).unwrap();
+            // Four turns of keep or toss before anyone holds two cards.
+            assert_eq!(perft(g, &s, 4).unwrap(), 16, "{name}, seed {seed}");
+            for depth in [6, 8, 9] {
+                let want = reference_perft(g, &s, depth);
+                assert_eq!(
+                    perft(g, &s, depth).unwrap(),
+                    want,
+                    "{name}, seed {seed}, depth {depth}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn random_over_a_zone_weighs_each_piece() {
     let text = "players A, B\npiece Red\npiece Blue\nzone bag shared\n\

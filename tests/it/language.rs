@@ -688,6 +688,9 @@ fn bundled_games_use_their_compile_passes() {
                 "arms alike: decision 6 (`card`) counts as the `choose` of arm 0",
                 "counted playouts: a playout plays the move it draws among those counted",
                 "owned search: the position searched is held, not copied",
+                "face up: the rules without their reveals, for perft",
+                "face up: sure tail: the options of decision 5 (`card`) are moves",
+                "face up: arms alike: decision 6 (`card`) counts as the `choose` of arm 0",
             ],
         ),
         (

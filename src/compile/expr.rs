@@ -541,6 +541,64 @@ impl Leaf {
     }
 }
 
+/// A comparison of property `p` of the piece on a cell with property `q`
+/// of a kind local (`strength(kind(n)) <= strength(piece)`) as a table:
+/// its answer for each board code (0: no piece, whose property reads 0)
+/// and each value of the local (the kinds, then one entry for a value
+/// that is no kind, whose property also reads 0), as [`Leaf::PropKindOf`]
+/// and [`Leaf::PropOf`] read them.
+struct CodeKindTable {
+    /// `answers[code * (kinds + 1) + kind]`.
+    answers: Box<[bool]>,
+    kinds: usize,
+}
+
+/// Most entries of a [`CodeKindTable`].
+const CODE_KIND_TABLE: usize = 1 << 16;
+
+impl CodeKindTable {
+    /// The comparison's closure: the code on the cell in word local `c`,
+    /// the kind in word local `k`.
+    fn closure<const W: usize>(self, c: usize, k: usize) -> B<W> {
+        Box::new(move |cx| {
+            let code = code_at(cx, cx.fr.w[c] as CellId) as usize;
+            let v = cx.fr.w[k];
+            let kind = if v >= 0 && (v as usize) < self.kinds { v as usize } else { self.kinds };
+            self.answers.get(code * (self.kinds + 1) + kind).copied().unwrap_or(false)
+        })
+    }
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// The [`CodeKindTable`] of `f(property p of the piece on a cell,
+    /// property q of a kind)`; `None` when it would be too large.
+    fn code_kind_table(
+        &self,
+        p: usize,
+        q: usize,
+        f: impl Fn(i64, i64) -> bool,
+    ) -> Option<CodeKindTable> {
+        let kinds = self.t.kinds;
+        let codes = self.t.codes.len();
+        if codes.checked_mul(kinds + 1)? > CODE_KIND_TABLE {
+            return None;
+        }
+        let prop =
+            |k: usize, p: usize| self.t.props.get(k).and_then(|ps| ps.get(p)).copied().unwrap_or(0);
+        let answers = (0..codes)
+            .flat_map(|code| {
+                let a = match code {
+                    0 => 0,
+                    v => prop(self.t.codes[v].1 as usize, p),
+                };
+                (0..=kinds).map(move |k| (a, if k < kinds { prop(k, q) } else { 0 }))
+            })
+            .map(|(a, b)| f(a, b))
+            .collect();
+        Some(CodeKindTable { answers, kinds })
+    }
+}
+
 /// What `check --passes` says of a [`Counted`] compared with a constant.
 const COUNT_NOTE: &str = "count in place: a zone's count compared with a constant";
 
@@ -983,15 +1041,22 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
         }
         // A property of the piece on a cell against a kind's
-        // (`strength(kind(n)) <= strength(piece)`): both read in place by a
-        // closure of their own, with no run-time match on the leaves.
+        // (`strength(kind(n)) <= strength(piece)`): the answer for each
+        // board code and kind, made now, read by the closure from the
+        // cell's code and the local's kind.
         match (self.leaf(a), self.leaf(b)) {
             (Some(Leaf::PropKindOf(p, c)), Some(Leaf::PropOf(q, k))) => {
+                if let Some(t) = self.code_kind_table(p, q, f) {
+                    return t.closure(c, k);
+                }
                 return Box::new(move |cx| {
                     f(Leaf::PropKindOf(p, c).eval(cx), Leaf::PropOf(q, k).eval(cx))
                 });
             }
             (Some(Leaf::PropOf(q, k)), Some(Leaf::PropKindOf(p, c))) => {
+                if let Some(t) = self.code_kind_table(p, q, move |x, y| f(y, x)) {
+                    return t.closure(c, k);
+                }
                 return Box::new(move |cx| {
                     f(Leaf::PropOf(q, k).eval(cx), Leaf::PropKindOf(p, c).eval(cx))
                 });

@@ -385,9 +385,12 @@ pub fn cases() -> Vec<(String, Game)> {
                      on no moves { pass }";
     out.push(("line sets".into(), crate::game_text(line_sets).expect("line sets game")));
     // A property of the piece on a cell against a kind's, either way round
-    // (`expr::Compiler::compare_words` reads both in place).
+    // (`expr::Compiler::compare_words` reads both in place, a table by
+    // board code and kind): also of an empty cell, a cell off the board
+    // and a kind local holding `none` (each property reading 0), and two
+    // different properties.
     let props = "players A, B\nboard square 3 by 3 with 8 neighbours\n\
-                 piece Low \"L\" { rank: 1 }\npiece Mid \"M\" { rank: 2 }\npiece High \"H\" { rank: 3 }\n\
+                 piece Low \"L\" { rank: 1, power: 3 }\npiece Mid \"M\" { rank: 2, power: 1 }\npiece High \"H\" { rank: 3, power: 2 }\n\
                  var score per player = 0\n\
                  turn {\n\
                    choose piece in [Low, Mid, High]\n\
@@ -395,8 +398,11 @@ pub fn cases() -> Vec<(String, Game)> {
                    place piece at c\n\
                    for d in dirs {\n\
                      let n = step(c, d)\n\
+                     let k = kind(step(n, d))\n\
                      if occupied(n) and rank(piece) > rank(kind(n)) { score(me) += 1 }\n\
                      if occupied(n) and rank(kind(n)) >= rank(piece) { score(me) += 3 }\n\
+                     if rank(kind(n)) < power(piece) { score(me) += 1 }\n\
+                     if power(k) <= rank(kind(n)) { score(me) -= 1 }\n\
                    }\n\
                    if score(me) >= 10 { win me }\n\
                  }\n\

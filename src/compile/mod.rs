@@ -1287,7 +1287,12 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Progr
                 .map(|(z, cond)| (zone_ref(&mut c, z), c.draw_stops(z, cond)))
                 .collect::<Vec<_>>();
             until.iter().all(|(_, stops)| stops.contains(&true)).then(|| SureTail {
-                face_up: t.face_up.iter().map(|z| zone_ref(&mut c, z)).collect(),
+                // A face-up program runs on positions where nothing is
+                // face down: no zone to ask.
+                face_up: match face_up {
+                    true => Vec::new(),
+                    false => t.face_up.iter().map(|z| zone_ref(&mut c, z)).collect(),
+                },
                 until,
                 steps: t.steps.clone(),
                 moves_pieces: t.moves_pieces,

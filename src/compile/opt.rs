@@ -548,7 +548,8 @@
 //!     `while` whose test reads a deck's top card holds no stop and
 //!     compiles as one closure (not jumps and reveal ops run by the
 //!     machine), and the decisions before a draw have sure tails alone
-//!     (no chance tail to ask). Perft from such a position counts with it
+//!     (no chance tail to ask, and no zone whose face-down pieces a sure
+//!     tail must ask about). Perft from such a position counts with it
 //!     (`eval::perft_with`, for the whole count: no position below it has
 //!     a face-down piece either). Its sites are the same, so its moves
 //!     are the same; `check --passes` lists its passes as `face up: ...`.

@@ -152,7 +152,11 @@
 //!    set, passes over every round in a few instructions; the rounds are
 //!    `dirs_rounds`, shared with the general closure (which reads the
 //!    cell again at every round, as a round may assign it): boop. `perft
-//!    4` 1,871.3M → 1,814.6M, 20 playouts 133.5M → 131.3M.
+//!    4` 1,871.3M → 1,814.6M, 20 playouts 133.5M → 131.3M. Since session
+//!    31 a round of `guarded_dirs` writes the cell it found into the
+//!    `let n = step(c, d)` local itself, and that `let` is left out of
+//!    the round's statements: boop. `perft 4` 1,327.3M → 1,319.9M, 30
+//!    playouts 157.2M → 155.7M.
 //! 10. **Element tests and lines as shifts** ([`ElemTest`]). A condition
 //!     `Q c in l: P(c)` about an element `l` (a line, a group, a placement)
 //!     of an outer collection, with `P` in set form and independent of `l`,
@@ -4415,13 +4419,29 @@ impl<const W: usize> Compiler<'_, W> {
             }
             None => Box::new(move |cx| run_seq(cx, &then)),
         };
-        // The leaf `let`s computed in the test's closure (pass 26).
-        let body = self.stmt_fns_then(lets, Some(test));
         if over_dirs && fixed_origin {
             if let GuardCell::StepFromSlot(_) | GuardCell::StepFromConst(_) = from {
-                return Some(guarded_dirs(from, pred, x, body, span));
+                // The rounds find the cell stepped to: they write it into
+                // the guard's `let` local themselves, and the other `let`s
+                // are computed in the test's closure (pass 26).
+                let others: Vec<Stmt> = lets
+                    .iter()
+                    .filter(|s| !matches!(s.kind, StmtKind::Let(y, _) if y == cell))
+                    .cloned()
+                    .collect();
+                let cell_word = match self.var(cell) {
+                    Var::W(i) => Some(i as usize),
+                    _ => None,
+                };
+                let body = match cell_word {
+                    Some(_) => self.stmt_fns_then(&others, Some(test)),
+                    None => self.stmt_fns_then(lets, Some(test)),
+                };
+                return Some(guarded_dirs(from, pred, x, cell_word, body, span));
             }
         }
+        // The leaf `let`s computed in the test's closure (pass 26).
+        let body = self.stmt_fns_then(lets, Some(test));
         Some(Box::new(move |cx| {
             let d: Dom<W> = if over_dirs { Dom::Dirs } else { coll(cx) };
             if cx.fr.err.is_some() {
@@ -4430,7 +4450,7 @@ impl<const W: usize> Compiler<'_, W> {
             let (mut set, mut at_none) = pred.eval(cx, cx.t.all);
             if matches!(d, Dom::Dirs) && from.origin(cx).is_some() {
                 let origin = |cx: &Cx<'_, W>| from.origin(cx);
-                return dirs_rounds(cx, origin, (set, at_none), &pred, x, &body, span);
+                return dirs_rounds(cx, origin, (set, at_none), &pred, x, None, &body, span);
             }
             let mut ctl = Ctl::Next;
             super::expr::each(cx, d, var, |cx| {
@@ -4477,6 +4497,7 @@ fn guarded_dirs<const W: usize>(
     from: GuardCell,
     pred: Guard<W>,
     x: usize,
+    cell_word: Option<usize>,
     body: Vec<super::effect::StmtFn<W>>,
     span: crate::source::Span,
 ) -> super::effect::StmtFn<W> {
@@ -4497,7 +4518,7 @@ fn guarded_dirs<const W: usize>(
             cx.fr.w[x] = dirs as i64 - 1;
             return if cx.fr.err.is_some() { Ctl::Error } else { Ctl::Next };
         }
-        dirs_rounds(cx, |_| Some(c), (set, at_none), &pred, x, &body, span)
+        dirs_rounds(cx, |_| Some(c), (set, at_none), &pred, x, cell_word, &body, span)
     })
 }
 
@@ -4508,14 +4529,18 @@ fn guarded_dirs<const W: usize>(
 /// counted, the loop's local left as the last round leaves it), found by
 /// a bit test of the cells stepped to from the next direction on, then
 /// one direction at a time. Past the step limit the error is the same as
-/// walking them would raise.
+/// walking them would raise. `cell_word`: the word of the guard's `let n
+/// = step(c, d)`, which a round that runs writes (its `let` is left out of
+/// `body`).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn dirs_rounds<const W: usize>(
     cx: &mut Cx<'_, W>,
     origin: impl Fn(&Cx<'_, W>) -> Option<crate::board::CellId>,
     guard: (Set<W>, bool),
     pred: &Guard<W>,
     x: usize,
+    cell_word: Option<usize>,
     body: &[super::effect::StmtFn<W>],
     span: crate::source::Span,
 ) -> super::effect::Ctl {
@@ -4557,6 +4582,9 @@ fn dirs_rounds<const W: usize>(
             break;
         }
         cx.fr.w[x] = dn as i64;
+        if let Some(w) = cell_word {
+            cx.fr.w[w] = i64::from(cx.t.step(c, dn));
+        }
         // One statement (the `let`s computed in the test's closure, pass
         // 26): called without the statement loop.
         let ctl = match body {

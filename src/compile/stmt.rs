@@ -275,6 +275,14 @@ impl<const W: usize> Compiler<'_, W> {
                 return;
             }
         }
+        if let (StmtKind::If { cond, then, otherwise }, [_]) = (&s.kind, &lets[..]) {
+            // The `let` computed in the switch's own closure.
+            if let Some(f) = self.cell_switch(cond, then, otherwise, lets) {
+                lets.clear();
+                out.push(f);
+                return;
+            }
+        }
         let f = self.stmt_fn(s);
         out.push(effect::after_lets(std::mem::take(lets), f));
     }
@@ -360,7 +368,7 @@ impl<const W: usize> Compiler<'_, W> {
                 effect::while_(c, body, span)
             }
             StmtKind::If { cond, then, otherwise } => {
-                if let Some(f) = self.cell_switch(cond, then, otherwise) {
+                if let Some(f) = self.cell_switch(cond, then, otherwise, &[]) {
                     return f;
                 }
                 let c = if otherwise.is_empty() {

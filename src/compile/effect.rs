@@ -20,14 +20,24 @@ pub enum Ctl {
     Next,
     /// The turn is over (`win`, `lose`, `draw`, `pass`, `compare`).
     Done,
-    /// Not a legal turn: this rule failed.
-    Fail(Span),
+    /// Not a legal turn: this rule failed (where: [`super::Frame::failed`],
+    /// written by [`fail`]). Without a payload the enum is one byte, so
+    /// every statement closure returns it in a register.
+    Fail,
     /// A rule error, recorded in the frame.
     Error,
 }
 
 /// A compiled statement.
 pub type StmtFn<const W: usize> = Box<dyn Fn(&mut Cx<'_, W>) -> Ctl + Send + Sync>;
+
+/// The rule at `span` failed: `Ctl::Fail`, with the span kept in the
+/// frame for whoever stops the run.
+#[inline(always)]
+pub fn fail<const W: usize>(cx: &mut Cx<'_, W>, span: Span) -> Ctl {
+    cx.fr.failed = span;
+    Ctl::Fail
+}
 
 /// Stops the statement when an expression raised an error.
 macro_rules! check {
@@ -177,7 +187,7 @@ pub fn require<const W: usize>(c: B<W>, span: Span) -> StmtFn<W> {
         if ok {
             Ctl::Next
         } else {
-            Ctl::Fail(span)
+            fail(cx, span)
         }
     })
 }
@@ -208,11 +218,11 @@ pub fn place<const W: usize>(
                 return none_player(cx, span);
             }
             if k == i64::from(NONE16) {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             let c = cx.fr.w[ci];
             if c == i64::from(NO_CELL) || code_at(cx, c as CellId) != 0 {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             let code = 1 + u16::from(o) * cx.t.kinds as u16 + k as u16;
             // The cell is empty: no old piece's sets to clear, and the
@@ -230,12 +240,12 @@ pub fn place<const W: usize>(
             return none_player(cx, span);
         }
         if k == i64::from(NONE16) {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let c = at.get(cx);
         check!(cx);
         if c == i64::from(NO_CELL) || code_at(cx, c as CellId) != 0 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let code = 1 + o as u16 * cx.t.kinds as u16 + k as u16;
         put(cx, c as CellId, code);
@@ -259,12 +269,12 @@ pub fn place_many<const W: usize>(
             return none_player(cx, span);
         }
         if k == i64::from(NONE16) {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let set: Set<W> = at(cx);
         check!(cx);
         if set.meets(super::expr::occupied(cx)) {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         // Every cell is empty: write the code, then the occupancy sets of
         // the owner and the kind at once.
@@ -300,14 +310,14 @@ pub fn change<const W: usize>(
         let c = c as CellId;
         let code = code_at(cx, c);
         if c == NO_CELL || code == 0 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let (mut p, mut k) = cx.t.codes[code as usize];
         if let Some(kind) = &kind {
             let x = kind(cx);
             check!(cx);
             if x == i64::from(NONE16) {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             k = x as u16;
         }
@@ -374,7 +384,7 @@ pub fn remove<const W: usize>(c: Arg<W>, span: Span) -> StmtFn<W> {
         return Box::new(move |cx| {
             let c = cx.fr.w[i] as CellId;
             if c == NO_CELL || code_at(cx, c) == 0 {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             put(cx, c, 0);
             Ctl::Next
@@ -385,7 +395,7 @@ pub fn remove<const W: usize>(c: Arg<W>, span: Span) -> StmtFn<W> {
         check!(cx);
         let c = c as CellId;
         if c == NO_CELL || code_at(cx, c) == 0 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         put(cx, c, 0);
         Ctl::Next
@@ -417,11 +427,11 @@ pub fn move_piece<const W: usize>(from: Arg<W>, to: Arg<W>, span: Span) -> StmtF
 #[inline(always)]
 fn move_cells<const W: usize>(cx: &mut Cx<'_, W>, a: CellId, b: CellId, span: Span) -> Ctl {
     if a == NO_CELL || b == NO_CELL {
-        return Ctl::Fail(span);
+        return fail(cx, span);
     }
     let (pa, pb) = (code_at(cx, a), code_at(cx, b));
     if pa == 0 || pb != 0 {
-        return Ctl::Fail(span);
+        return fail(cx, span);
     }
     shift(cx, a, b, pa);
     Ctl::Next
@@ -507,7 +517,7 @@ pub fn zone<const W: usize>(
         let (z, pl) = word::unzone(zone(cx));
         check!(cx);
         if k == i64::from(NONE16) || pl == NONE8 || n < 0 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let ok = if add {
             zone_add(cx, z, pl, k as u16, n, span)
@@ -518,7 +528,7 @@ pub fn zone<const W: usize>(
         if ok {
             Ctl::Next
         } else {
-            Ctl::Fail(span)
+            fail(cx, span)
         }
     })
 }
@@ -545,11 +555,11 @@ pub fn transfer<const W: usize>(
         };
         check!(cx);
         if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 || n < 0 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         if !zone_take(cx, z1, p1, k as u16, n) || !zone_add(cx, z2, p2, k as u16, n, span) {
             check!(cx);
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         Ctl::Next
     })
@@ -590,13 +600,13 @@ pub fn transfer_first<const W: usize>(seq: usize, to: Dest<W>, at: Span, span: S
             }
         };
         if k == NONE16 || p2 == NONE8 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         // The first piece is the first of its kind.
         let taken = cx.st.seqs.get_mut(seq).is_some_and(|q| q.take(k, 1));
         if !taken || !zone_add(cx, z2, p2, k, 1, span) {
             check!(cx);
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         Ctl::Next
     })
@@ -647,7 +657,7 @@ pub fn transfer_counted<const W: usize>(
         return Box::new(move |cx| {
             let (k, p1, p2) = (kind.get(cx), who1.get(cx) as u8, who2.get(cx) as u8);
             if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             let i = cx.t.counter(z1, p1, k as u16);
             let held = i64::from(cx.st.data[i]);
@@ -656,7 +666,7 @@ pub fn transfer_counted<const W: usize>(
                 None => held,
             };
             if n < 0 || held < n {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)
         });
@@ -675,11 +685,11 @@ pub fn transfer_counted<const W: usize>(
         };
         check!(cx);
         if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 || n < 0 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let i = cx.t.counter(z1, p1, k as u16);
         if i64::from(cx.st.data[i]) < n {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)
     })
@@ -717,11 +727,11 @@ pub fn zone_counted<const W: usize>(
             let k = cx.fr.w[ks];
             let pl = cx.st.current;
             if k == i64::from(NONE16) || pl == NONE8 {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             let i = cx.t.counter(z, pl, k as u16);
             match cx.st.data[i] {
-                0 => Ctl::Fail(span),
+                0 => fail(cx, span),
                 held => {
                     cx.st.data[i] = held - 1;
                     Ctl::Next
@@ -737,7 +747,7 @@ pub fn zone_counted<const W: usize>(
         return Box::new(move |cx| {
             let pl = cx.st.current;
             if k == i64::from(NONE16) || pl == NONE8 {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             let i = cx.t.counter(z, pl, k as u16);
             one_piece(cx, i, add, span)
@@ -754,7 +764,7 @@ pub fn zone_counted<const W: usize>(
         let pl = who.get(cx) as u8;
         check!(cx);
         if k == i64::from(NONE16) || pl == NONE8 || n < 0 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let i = cx.t.counter(z, pl, k as u16);
         let held = i64::from(cx.st.data[i]);
@@ -766,7 +776,7 @@ pub fn zone_counted<const W: usize>(
             cx.st.data[i] += n as u16;
         } else {
             if held < n {
-                return Ctl::Fail(span);
+                return fail(cx, span);
             }
             cx.st.data[i] -= n as u16;
         }
@@ -783,7 +793,7 @@ pub fn zone_piece<const W: usize>(z: u16, cell: usize, add: bool, span: Span) ->
         let v = code_at(cx, cx.fr.w[cell] as CellId);
         if v == 0 {
             // An empty cell has no kind and no owner.
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let (pl, k) = cx.t.codes[v as usize];
         let i = cx.t.counter(z, pl, k);
@@ -804,7 +814,7 @@ fn one_piece<const W: usize>(cx: &mut Cx<'_, W>, i: usize, add: bool, span: Span
         cx.st.data[i] = held + 1;
     } else {
         if held == 0 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         cx.st.data[i] = held - 1;
     }
@@ -817,7 +827,7 @@ pub fn shuffle<const W: usize>(z: I<W>, span: Span) -> StmtFn<W> {
         let (z, pl) = word::unzone(z(cx));
         check!(cx);
         if pl == NONE8 || !cx.t.zones[z as usize].1 {
-            return Ctl::Fail(span);
+            return fail(cx, span);
         }
         let i = cx.t.sequence(z, pl);
         let kinds = cx.t.kinds;

@@ -583,6 +583,9 @@ pub struct Frame<const W: usize> {
     pub epoch: u64,
     /// Loop iterations so far in this run (for the runaway limit).
     pub steps: u32,
+    /// Where the rule that failed is (see [`effect::fail`]): read when a
+    /// statement returns `Ctl::Fail`, at once.
+    pub failed: crate::source::Span,
     /// The first rule error of this run.
     pub err: Option<Box<RunError>>,
     /// Each player's groups (none when the program compiles no
@@ -1121,6 +1124,7 @@ impl<const W: usize> Program<W> {
             d: vec![Dom::Dirs; self.frame.2],
             epoch: 1,
             steps: 0,
+            failed: Default::default(),
             err: None,
             groups: vec![GroupCache::default(); if self.group_lists { self.t.players } else { 0 }],
             m: Box::new(self.new_memos()),

@@ -2079,7 +2079,7 @@ impl<const W: usize> Compiler<'_, W> {
                     }
                     cx.fr.w[v] = i64::from(c);
                     if super::expr::code_at(cx, c) == 0 {
-                        return Ctl::Fail(rspan);
+                        return super::effect::fail(cx, rspan);
                     }
                     super::effect::put(cx, c, 0);
                 }
@@ -2088,7 +2088,7 @@ impl<const W: usize> Compiler<'_, W> {
             if !s.minus(occupied(cx)).is_empty() {
                 // The walk fails at the first empty cell, within the limit
                 // (a failed run's steps are never read again).
-                return Ctl::Fail(rspan);
+                return super::effect::fail(cx, rspan);
             }
             cx.fr.steps += n;
             let Cx { st, fr, .. } = cx;

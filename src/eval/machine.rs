@@ -740,7 +740,7 @@ pub fn run<const W: usize>(
             Op::Run(f) => match f(&mut cx) {
                 Ctl::Next => {}
                 Ctl::Done => return Ok(Stop::Done),
-                Ctl::Fail(span) => return Ok(Stop::Fail(span)),
+                Ctl::Fail => return Ok(Stop::Fail(cx.fr.failed)),
                 Ctl::Error => return Err(error(cx.fr)),
             },
             Op::Jump(to) => pc = *to,

@@ -1546,3 +1546,29 @@ fn a_counted_playout_takes_the_listed_course_under_every_limit() {
     }
     assert!(errors > 10 && runs > 10, "{errors} errors, {runs} runs");
 }
+
+/// A rule that fails is reported at its statement: a `setup` that cannot
+/// be carried out, and a move whose `require` fails after its decision
+/// (played without the legality check, as a recorded game may be).
+#[test]
+fn a_failed_rule_is_reported_at_its_statement() {
+    let text = "players A, B\nboard square 3 by 3\npiece Stone\nzone pool per player\n\
+                setup { add 1 Stone to pool(A)  take 2 Stone from pool(A) }\n\
+                turn { choose c in cells where empty(c) }";
+    let g = crate::game_text(text).expect("game");
+    let e = State::initial(&g).expect_err("setup fails");
+    assert_eq!(pointed(&g, &e), "take 2 Stone from pool(A)", "{}", e.message);
+    let text = "players A, B\nboard square 3 by 3\npiece Stone\n\
+                turn {\n  choose c in cells where empty(c)\n  place Stone at c\n  \
+                require size(pieces(me)) < 2\n}\non no moves { pass }";
+    let g = crate::game_text(text).expect("game");
+    let s0 = crate::start(&g);
+    let at_c3 = s0.legal_moves(&g).expect("moves").pop().expect("a move");
+    let s = crate::play(&g, &crate::play(&g, &s0, "a1"), "b1");
+    assert!(
+        s.legal_moves(&g).expect("moves").iter().all(|m| m.stuck),
+        "A may place no second stone"
+    );
+    let e = s.clone().play_unchecked(&g, &at_c3).expect_err("the require fails");
+    assert_eq!(pointed(&g, &e), "require size(pieces(me)) < 2", "{}", e.message);
+}

@@ -1225,21 +1225,6 @@ fn without_reveals(stmts: &[ir::Stmt]) -> Vec<ir::Stmt> {
         .collect()
 }
 
-/// Whether some statement of `stmts` (at any depth) satisfies `f`.
-fn any_stmt(stmts: &[ir::Stmt], f: &dyn Fn(&ir::StmtKind) -> bool) -> bool {
-    use ir::StmtKind as K;
-    stmts.iter().any(|s| {
-        f(&s.kind)
-            || match &s.kind {
-                K::Either { branches, .. } => branches.iter().any(|b| any_stmt(b, f)),
-                K::For { body, .. } | K::Block(_, body) => any_stmt(body, f),
-                K::While { pre, body, .. } => any_stmt(pre, f) || any_stmt(body, f),
-                K::If { then, otherwise, .. } => any_stmt(then, f) || any_stmt(otherwise, f),
-                _ => false,
-            }
-    })
-}
-
 /// [`Program::face_up`] of game `g`, where it has one.
 fn face_up<const W: usize>(g: &ir::Game, limits: Limits) -> Option<Box<Program<W>>> {
     use ir::StmtKind as K;
@@ -1247,7 +1232,8 @@ fn face_up<const W: usize>(g: &ir::Game, limits: Limits) -> Option<Box<Program<W
     let blocks = play.iter().flatten();
     let chance = |k: &K| matches!(k, K::Shuffle(_) | K::Random { .. });
     let reveal = |k: &K| matches!(k, K::Reveal { .. });
-    if blocks.clone().any(|b| any_stmt(b, &chance)) || !blocks.clone().any(|b| any_stmt(b, &reveal))
+    if blocks.clone().any(|b| opt::any_stmt(b, &chance))
+        || !blocks.clone().any(|b| opt::any_stmt(b, &reveal))
     {
         return None;
     }

@@ -2512,29 +2512,28 @@ fn holds_preasked(conts: &[&[Stmt]], preasked: &[usize]) -> bool {
 /// Whether `s` is or holds an `add` (the one statement that puts new
 /// pieces into zones; actions are inlined as blocks).
 pub(crate) fn adds_pieces(s: &Stmt) -> bool {
-    let any = |b: &[Stmt]| b.iter().any(adds_pieces);
-    match &s.kind {
-        StmtKind::Add { .. } => true,
-        StmtKind::Either { branches, .. } => branches.iter().any(|b| any(b)),
-        StmtKind::For { body, .. } | StmtKind::Block(_, body) => any(body),
-        StmtKind::While { pre, body, .. } => any(pre) || any(body),
-        StmtKind::If { then, otherwise, .. } => any(then) || any(otherwise),
-        _ => false,
-    }
+    any_stmt(std::slice::from_ref(s), &|k| matches!(k, StmtKind::Add { .. }))
 }
 
 /// Whether `s` (or a statement inside it) shuffles a zone, which turns its
 /// pieces face down.
 pub(crate) fn shuffles(s: &Stmt) -> bool {
-    let any = |b: &[Stmt]| b.iter().any(shuffles);
-    match &s.kind {
-        StmtKind::Shuffle(_) => true,
-        StmtKind::Either { branches, .. } => branches.iter().any(|b| any(b)),
-        StmtKind::For { body, .. } | StmtKind::Block(_, body) => any(body),
-        StmtKind::While { pre, body, .. } => any(pre) || any(body),
-        StmtKind::If { then, otherwise, .. } => any(then) || any(otherwise),
-        _ => false,
-    }
+    any_stmt(std::slice::from_ref(s), &|k| matches!(k, StmtKind::Shuffle(_)))
+}
+
+/// Whether some statement of `stmts`, or one inside it at any depth,
+/// satisfies `f`.
+pub(crate) fn any_stmt(stmts: &[Stmt], f: &dyn Fn(&StmtKind) -> bool) -> bool {
+    stmts.iter().any(|s| {
+        f(&s.kind)
+            || match &s.kind {
+                StmtKind::Either { branches, .. } => branches.iter().any(|b| any_stmt(b, f)),
+                StmtKind::For { body, .. } | StmtKind::Block(_, body) => any_stmt(body, f),
+                StmtKind::While { pre, body, .. } => any_stmt(pre, f) || any_stmt(body, f),
+                StmtKind::If { then, otherwise, .. } => any_stmt(then, f) || any_stmt(otherwise, f),
+                _ => false,
+            }
+    })
 }
 
 /// What the chance-tail pass learns walking a tail.

@@ -76,4 +76,4 @@ pub use notation::MoveError;
 pub use play::{playout, playout_listed, Playout};
 pub use render::render;
 pub use source::{Source, Span};
-pub use state::{Move, Outcome, RunError, State, Turn};
+pub use state::{Fault, Move, Outcome, RunError, State, Turn};

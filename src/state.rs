@@ -68,8 +68,16 @@ pub struct Move {
 
 /// A run-time failure of a rule (not an illegal move): a runaway loop, a
 /// division by zero, an effect the rules make impossible in `setup`.
+///
+/// One pointer wide (its [`Fault`] boxed, read through `Deref`: `e.message`,
+/// `e.span`), so that a `Result` of the evaluator's hot functions comes back
+/// in registers rather than through memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunError {
+pub struct RunError(Box<Fault>);
+
+/// What a [`RunError`] holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
     /// What went wrong.
     pub message: String,
     /// The rule that went wrong.
@@ -77,11 +85,25 @@ pub struct RunError {
 }
 
 impl RunError {
+    /// The failure `message` of the rule at `span`.
+    #[cold]
+    #[inline(never)]
+    pub fn new(message: impl Into<String>, span: Span) -> RunError {
+        RunError(Box::new(Fault { message: message.into(), span }))
+    }
+
     /// The error as a diagnostic on the game's source.
     pub fn to_problem(&self, g: &Game) -> Problem {
         Problem::new("tabula::run", "a rule failed while running", self.span, self.message.clone())
             .help("this is a problem in the game file, not in the move")
             .with_source(&g.source)
+    }
+}
+
+impl std::ops::Deref for RunError {
+    type Target = Fault;
+    fn deref(&self) -> &Fault {
+        &self.0
     }
 }
 

@@ -364,10 +364,10 @@ impl StateRepr {
         }
         validate(g, &s)?;
         // The turn under way: its moves and chance outcomes, replayed.
-        crate::eval::settle(g, &mut s).map_err(|e| e.message)?;
+        crate::eval::settle(g, &mut s).map_err(|e| e.message.clone())?;
         for text in &self.turn_so_far {
             let m = s.parse_move(g, text).map_err(|e| format!("turn so far, `{text}`: {e}"))?;
-            s.play_unchecked(g, &m).map_err(|e| e.message)?;
+            s.play_unchecked(g, &m).map_err(|e| e.message.clone())?;
         }
         Ok(s)
     }

@@ -587,7 +587,7 @@ pub struct Frame<const W: usize> {
     /// statement returns `Ctl::Fail`, at once.
     pub failed: crate::source::Span,
     /// The first rule error of this run.
-    pub err: Option<Box<RunError>>,
+    pub err: Option<RunError>,
     /// Each player's groups (none when the program compiles no
     /// `groups(P)`: [`Program::group_lists`]).
     pub groups: Vec<GroupCache<W>>,
@@ -776,7 +776,7 @@ impl<const W: usize> Frame<W> {
     #[cold]
     pub fn fail(&mut self, message: String, span: Span) {
         if self.err.is_none() {
-            self.err = Some(Box::new(RunError { message, span }));
+            self.err = Some(RunError::new(message, span));
         }
     }
 }

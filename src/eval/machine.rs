@@ -329,7 +329,7 @@ pub fn face_down_end<'s, const W: usize>(
 #[inline]
 fn fr_err<const W: usize>(fr: &mut Frame<W>) -> Option<RunError> {
     fr.err.as_ref()?;
-    fr.err.take().map(|e| *e)
+    fr.err.take()
 }
 
 fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut Options<W>) {
@@ -799,13 +799,9 @@ pub fn run<const W: usize>(
 /// The rule error recorded in the frame.
 #[cold]
 fn error<const W: usize>(fr: &mut Frame<W>) -> RunError {
-    fr.err.take().map_or_else(
-        || RunError {
-            message: "internal error: a rule failed without a reason".into(),
-            span: Span::default(),
-        },
-        |e| *e,
-    )
+    fr.err.take().unwrap_or_else(|| {
+        RunError::new("internal error: a rule failed without a reason", Span::default())
+    })
 }
 
 /// Binds the next element of loop `dom`/`idx` to `var`; false when done.

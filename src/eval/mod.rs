@@ -200,10 +200,7 @@ impl State {
     pub fn play_unchecked(&mut self, g: &Game, mv: &Move) -> Result<(), RunError> {
         if self.turn() == Turn::Chance {
             let Some(c) = mv.choices.first() else {
-                return Err(RunError {
-                    message: "a chance event needs an outcome".into(),
-                    span: g.turn_span,
-                });
+                return Err(RunError::new("a chance event needs an outcome", g.turn_span));
             };
             return with_program!(g, p => search::with_searcher(p, |sr| {
                 search::resolve_in(p, self, c, sr.chance_run().0)
@@ -445,10 +442,10 @@ fn perft_own<const W: usize>(
     }
     // Without a move the search still holds the position: back it comes.
     if !cx.stack[level].as_mut().is_some_and(|sr| sr.give_back(s)) {
-        return Err(RunError {
-            message: "internal error: a search kept the position it was to give back".into(),
-            span: Default::default(),
-        });
+        return Err(RunError::new(
+            "internal error: a search kept the position it was to give back",
+            Default::default(),
+        ));
     }
     perft_stuck(p, s, depth, cx, level)
 }
@@ -738,7 +735,7 @@ where
         }
         let v = f(&mut crate::compile::Cx { t: &p.t, st, fr });
         match fr.err.take() {
-            Some(e) => Err(*e),
+            Some(e) => Err(e),
             None => Ok(Some(v)),
         }
     })

@@ -464,7 +464,7 @@ fn copy_short<T: Copy>(a: &mut [T], b: &[T]) {
 /// An error that a correct search never raises.
 #[cold]
 fn internal(what: &str) -> RunError {
-    RunError { message: format!("internal error: {what}"), span: Default::default() }
+    RunError::new(format!("internal error: {what}"), Default::default())
 }
 
 /// The turn finished: the next player (the next seat, or the one a rule
@@ -1557,13 +1557,11 @@ impl<const W: usize> Searcher<W> {
 #[cold]
 #[inline(never)]
 fn over_budget<const W: usize>(p: &Program<W>, site: u16) -> RunError {
-    RunError {
-        message: format!(
-            "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
-            p.t.max_choices
-        ),
-        span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-    }
+    let message = format!(
+        "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
+        p.t.max_choices
+    );
+    RunError::new(message, p.sites.get(site as usize).map_or_else(Default::default, |s| s.span))
 }
 
 /// Option `i` of a decision's options `opts` as [`Searcher::forked`]
@@ -1793,10 +1791,10 @@ pub fn finish<const W: usize>(
     match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
         Stop::Done => Ok(true),
         Stop::Fail(_) => Ok(false),
-        Stop::Fork(_) => Err(RunError {
-            message: "internal error: a lazy decision was followed by another".into(),
-            span: Default::default(),
-        }),
+        Stop::Fork(_) => Err(RunError::new(
+            "internal error: a lazy decision was followed by another",
+            Default::default(),
+        )),
     }
 }
 
@@ -2168,10 +2166,7 @@ impl<const W: usize> Successors<W> {
             k += 1;
         }
         let Some((fork, pc, opts)) = self.drawn[..self.n_drawn].get(k) else {
-            return Err(RunError {
-                message: "internal error: no such candidate".into(),
-                span: Default::default(),
-            });
+            return Err(RunError::new("internal error: no such candidate", Default::default()));
         };
         let lv = match &mut self.scratch {
             Some(lv) if lv.same_shape(fork) => {
@@ -2188,10 +2183,10 @@ impl<const W: usize> Successors<W> {
         match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
             Stop::Done => Ok(true),
             Stop::Fail(_) => Ok(false),
-            Stop::Fork(_) => Err(RunError {
-                message: "internal error: a drawn decision was followed by another".into(),
-                span: Default::default(),
-            }),
+            Stop::Fork(_) => Err(RunError::new(
+                "internal error: a drawn decision was followed by another",
+                Default::default(),
+            )),
         }
     }
 
@@ -2357,10 +2352,10 @@ fn chance_to_end<const W: usize>(
     loop {
         let site = site_at(&p.turn, pc);
         let Some(pick) = sample(p, &p.turn, pc, &mut lv.st, &mut lv.fr, opts, rng)? else {
-            return Err(RunError {
-                message: "a chance event has no outcome".into(),
-                span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-            });
+            return Err(RunError::new(
+                "a chance event has no outcome",
+                p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+            ));
         };
         push_pick(picks, site, pick);
         let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
@@ -2385,10 +2380,10 @@ fn chance_to_end<const W: usize>(
                 return under_way(searched, out, events, false);
             }
             Stop::Fail(span) => {
-                return Err(RunError {
-                    message: "after this chance event the turn cannot go on: a rule fails".into(),
+                return Err(RunError::new(
+                    "after this chance event the turn cannot go on: a rule fails",
                     span,
-                })
+                ))
             }
         }
     }
@@ -2409,10 +2404,7 @@ fn finish_into<const W: usize>(
     match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
         Stop::Done => {}
         Stop::Fail(span) => {
-            return Err(RunError {
-                message: "internal error: an option of a lazy decision failed".into(),
-                span,
-            })
+            return Err(RunError::new("internal error: an option of a lazy decision failed", span))
         }
         Stop::Fork(_) => return Err(internal("a lazy decision was followed by another")),
     }
@@ -2512,10 +2504,9 @@ fn to_chance<const W: usize>(
         Stop::Fork(next) if matches!(p.turn.ops.get(next as usize), Some(Op::Reveal { .. })) => {
             Ok(next)
         }
-        Stop::Fail(span) => Err(RunError {
-            message: "internal error: an option that stops at chance failed".into(),
-            span,
-        }),
+        Stop::Fail(span) => {
+            Err(RunError::new("internal error: an option that stops at chance failed", span))
+        }
         _ => Err(internal("an option that stops at chance did not")),
     }
 }
@@ -2543,11 +2534,10 @@ fn under_way(
     chance: bool,
 ) -> Result<(), RunError> {
     if (out.ply, out.current) != searched {
-        return Err(RunError {
-            message: "internal error: a move was played on another position than the one searched"
-                .into(),
-            span: Default::default(),
-        });
+        return Err(RunError::new(
+            "internal error: a move was played on another position than the one searched",
+            Default::default(),
+        ));
     }
     out.pending = Some(Box::new(Pending { events, chance }));
     Ok(())
@@ -2763,13 +2753,10 @@ pub fn run_plain<const W: usize>(
     let mut fr = p.new_frame();
     match run(p, block, st, &mut fr, 0)? {
         Stop::Done => Ok(()),
-        Stop::Fail(span) => {
-            Err(RunError { message: format!("{what} could not be carried out"), span })
+        Stop::Fail(span) => Err(RunError::new(format!("{what} could not be carried out"), span)),
+        Stop::Fork(_) => {
+            Err(RunError::new(format!("{what} cannot ask for decisions"), Default::default()))
         }
-        Stop::Fork(_) => Err(RunError {
-            message: format!("{what} cannot ask for decisions"),
-            span: Default::default(),
-        }),
     }
 }
 
@@ -2784,8 +2771,7 @@ pub fn play<const W: usize>(
     turn_span: crate::source::Span,
 ) -> Result<(), RunError> {
     let mut fr = p.new_frame();
-    let illegal =
-        |span| RunError { message: "this move is not legal in this position".into(), span };
+    let illegal = |span| RunError::new("this move is not legal in this position", span);
     let events = st.pending.take().map_or_else(Vec::new, |pd| pd.events);
     let start = p.has_chance.then(|| st.clone());
     let mut pc = replay_events(p, st, &mut fr, &events)?;
@@ -2809,19 +2795,16 @@ pub fn play<const W: usize>(
                         st.pending = Some(Box::new(Pending { events: all, chance: true }));
                         return Ok(());
                     }
-                    return Err(RunError {
-                        message: "the move stops before the turn is complete".into(),
-                        span: turn_span,
-                    });
+                    return Err(RunError::new(
+                        "the move stops before the turn is complete",
+                        turn_span,
+                    ));
                 };
                 if chance {
-                    return Err(RunError {
-                        message: "the move goes on past a chance event".into(),
-                        span: p
-                            .sites
-                            .get(site_at(&p.turn, at) as usize)
-                            .map_or(turn_span, |s| s.span),
-                    });
+                    return Err(RunError::new(
+                        "the move goes on past a chance event",
+                        p.sites.get(site_at(&p.turn, at) as usize).map_or(turn_span, |s| s.span),
+                    ));
                 }
                 i += 1;
                 match take_choice(p, &p.turn, at, st, &mut fr, c)? {
@@ -2847,18 +2830,17 @@ pub fn replay_events<const W: usize>(
             Stop::Fork(at) => match take_choice(p, &p.turn, at, st, fr, c)? {
                 Ok(next) => pc = next,
                 Err(span) => {
-                    return Err(RunError {
-                        message: "the turn under way does not replay (an event does not fit)"
-                            .into(),
+                    return Err(RunError::new(
+                        "the turn under way does not replay (an event does not fit)",
                         span,
-                    })
+                    ))
                 }
             },
             Stop::Done | Stop::Fail(_) => {
-                return Err(RunError {
-                    message: "the turn under way ended before its last event".into(),
-                    span: Default::default(),
-                })
+                return Err(RunError::new(
+                    "the turn under way ended before its last event",
+                    Default::default(),
+                ))
             }
         }
     }
@@ -2990,10 +2972,9 @@ pub fn resolve_in<const W: usize>(
             st.pending = Some(pd);
             Ok(())
         }
-        Stop::Fail(span) => Err(RunError {
-            message: "after this chance event the turn cannot go on: a rule fails".into(),
-            span,
-        }),
+        Stop::Fail(span) => {
+            Err(RunError::new("after this chance event the turn cannot go on: a rule fails", span))
+        }
     }
 }
 
@@ -3043,22 +3024,22 @@ pub fn sample_on<const W: usize>(
         let at = match stop {
             Stop::Done => return Ok(()),
             Stop::Fail(span) => {
-                return Err(RunError { message: format!("{what} could not be carried out"), span })
+                return Err(RunError::new(format!("{what} could not be carried out"), span))
             }
             Stop::Fork(at) => at,
         };
         let site = site_at(block, at);
         if !p.sites.get(site as usize).is_some_and(|s| s.chance) {
-            return Err(RunError {
-                message: format!("{what} cannot ask for decisions"),
-                span: Default::default(),
-            });
+            return Err(RunError::new(
+                format!("{what} cannot ask for decisions"),
+                Default::default(),
+            ));
         }
         let Some(pick) = sample(p, block, at, st, fr, &mut opts, rng)? else {
-            return Err(RunError {
-                message: format!("{what}: a chance event has no outcome"),
-                span: p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-            });
+            return Err(RunError::new(
+                format!("{what}: a chance event has no outcome"),
+                p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+            ));
         };
         let pc = bind(p, block, at, st, fr, pick);
         stop = run(p, block, st, fr, pc)?;

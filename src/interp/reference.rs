@@ -74,9 +74,7 @@ pub fn view(g: &Game, s: &State) -> Result<State, RunError> {
     let (start, _) = turn_of(s);
     match run(g, &g.turn, &start, &pd.events)? {
         End::Pause { at, .. } | End::Done(at) => Ok(at),
-        End::Fail(span) => {
-            Err(RunError { message: "the turn under way does not replay".into(), span })
-        }
+        End::Fail(span) => Err(RunError::new("the turn under way does not replay", span)),
     }
 }
 
@@ -92,21 +90,16 @@ pub fn initial(g: &Game, seed: u64) -> Result<State, RunError> {
                 settle(g, &mut s)?;
                 return Ok(s);
             }
-            End::Fail(span) => {
-                return Err(RunError { message: "setup could not be carried out".into(), span })
-            }
+            End::Fail(span) => return Err(RunError::new("setup could not be carried out", span)),
             End::Pause { site, options, weights, .. } => {
                 if !is_chance(g, site) {
-                    return Err(RunError {
-                        message: "setup cannot ask for decisions".into(),
-                        span: Span::default(),
-                    });
+                    return Err(RunError::new("setup cannot ask for decisions", Span::default()));
                 }
                 let Some(i) = crate::rng::pick_weighted(&weights, options.len(), &mut rng) else {
-                    return Err(RunError {
-                        message: "setup: a chance event has no outcome".into(),
-                        span: g.sites.get(site as usize).map_or(Span::default(), |s| s.span),
-                    });
+                    return Err(RunError::new(
+                        "setup: a chance event has no outcome",
+                        g.sites.get(site as usize).map_or(Span::default(), |s| s.span),
+                    ));
                 };
                 events.push(options[i]);
             }
@@ -155,10 +148,9 @@ fn go_on(g: &Game, start: State, events: Vec<Choice>) -> Result<State, RunError>
             let chance = is_chance(g, site);
             Ok(under_way(start, events, chance))
         }
-        End::Fail(span) => Err(RunError {
-            message: "after this chance event the turn cannot go on: a rule fails".into(),
-            span,
-        }),
+        End::Fail(span) => {
+            Err(RunError::new("after this chance event the turn cannot go on: a rule fails", span))
+        }
     }
 }
 
@@ -217,14 +209,11 @@ pub fn play(g: &Game, s: &State, mv: &Move) -> Result<State, RunError> {
             settle(g, &mut t)?;
             Ok(t)
         }
-        End::Fail(span) => {
-            Err(RunError { message: "this move is not legal in this position".into(), span })
-        }
+        End::Fail(span) => Err(RunError::new("this move is not legal in this position", span)),
         End::Pause { site, .. } if is_chance(g, site) => Ok(under_way(start, all, true)),
-        End::Pause { .. } => Err(RunError {
-            message: "the move stops before the turn is complete".into(),
-            span: g.turn_span,
-        }),
+        End::Pause { .. } => {
+            Err(RunError::new("the move stops before the turn is complete", g.turn_span))
+        }
     }
 }
 
@@ -238,7 +227,7 @@ fn stuck(g: &Game, s: &State) -> Result<State, RunError> {
     };
     let mut slots = Frame::new(g);
     if let Flow::Fail(span) = Exec::new(g, &mut t, &mut slots, &[]).run(body)? {
-        return Err(RunError { message: "`on no moves` could not be carried out".into(), span });
+        return Err(RunError::new("`on no moves` could not be carried out", span));
     }
     if t.outcome.is_some() {
         return Ok(t);
@@ -264,7 +253,7 @@ fn stuck(g: &Game, s: &State) -> Result<State, RunError> {
         let mut end = s.clone();
         if let Some(body) = &g.at_end {
             if let Flow::Fail(span) = Exec::new(g, &mut end, &mut slots, &[]).run(body)? {
-                return Err(RunError { message: "`at end` could not be carried out".into(), span });
+                return Err(RunError::new("`at end` could not be carried out", span));
             }
         }
         end.outcome = end.outcome.or(Some(Outcome::Draw));
@@ -335,12 +324,9 @@ fn expand(g: &Game, s: &State, k: &mut Search, out: &mut Vec<Move>) -> Result<()
             let opts = std::mem::take(&mut k.options);
             if opts.len() as u32 > k.budget {
                 let span = opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);
-                return Err(RunError {
-                    message: format!(
+                return Err(RunError::new(format!(
                         "one turn explores more than {NODE_LIMIT} choices; are its decisions meant to multiply like this?"
-                    ),
-                    span,
-                });
+                    ), span));
             }
             k.budget -= opts.len() as u32;
             for o in &opts {

@@ -819,8 +819,5 @@ impl Tree {
 /// without one is a bug of the search, reported as an error.
 #[cold]
 fn no_state() -> RunError {
-    RunError {
-        message: "internal error: a search node has no position".into(),
-        span: Default::default(),
-    }
+    RunError::new("internal error: a search node has no position", Default::default())
 }

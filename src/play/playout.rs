@@ -209,10 +209,10 @@ fn playout_w<const W: usize>(
         }
         let n = succ.total;
         if owned && (n == 0 || succ.candidates > 0) && !searcher.give_back(&mut s) {
-            return Err(RunError {
-                message: "internal error: a search kept the position it was to give back".into(),
-                span: Default::default(),
-            });
+            return Err(RunError::new(
+                "internal error: a search kept the position it was to give back",
+                Default::default(),
+            ));
         }
         if succ.candidates > 0 {
             // Some moves are candidates of a drawn decision (pass 15):

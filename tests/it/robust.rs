@@ -340,6 +340,16 @@ fn pointed(g: &tabula::Game, e: &tabula::RunError) -> String {
     g.source.text[e.span.start as usize..e.span.end as usize].to_string()
 }
 
+/// A rule error is one pointer, so that the evaluator's results (a count,
+/// a flag) come back in registers, not through memory.
+#[test]
+fn a_rule_error_is_one_pointer_wide() {
+    use std::mem::size_of;
+    assert_eq!(size_of::<tabula::RunError>(), size_of::<usize>());
+    assert_eq!(size_of::<Result<u64, tabula::RunError>>(), 2 * size_of::<usize>());
+    assert_eq!(size_of::<Result<bool, tabula::RunError>>(), 2 * size_of::<usize>());
+}
+
 #[test]
 fn a_huge_choose_domain_stops_with_an_error_at_the_choose() {
     let g = runaway("choose a in range(1, 2000000000)\npass");
@@ -1121,7 +1131,7 @@ fn both_agree(g: &Game, s: &State, ctx: &str) -> Result<usize, String> {
         }
         (Err(a), Err(b)) => {
             assert_eq!(a.message, b.message, "{ctx}");
-            Err(a.message)
+            Err(a.message.clone())
         }
         (a, b) => panic!("{ctx}: {a:?} against the reference's {b:?}"),
     }
@@ -1411,7 +1421,7 @@ fn a_remembered_value_counts_the_steps_it_took() {
                 let lg = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
                 let ctx = format!("{name} ply {ply}, {steps} steps");
                 let key = |r: Result<Vec<tabula::Move>, tabula::RunError>| {
-                    r.map_err(|e| (e.message, e.span))
+                    r.map_err(|e| (e.message.clone(), e.span))
                 };
                 let cold = key(s.legal_moves(&lg));
                 let warm = key(s.legal_moves(&lg));
@@ -1425,7 +1435,7 @@ fn a_remembered_value_counts_the_steps_it_took() {
                     let lg = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
                     let play = || {
                         let mut t = s.clone();
-                        t.play_unchecked(&lg, m).map(|_| t).map_err(|e| (e.message, e.span))
+                        t.play_unchecked(&lg, m).map(|_| t).map_err(|e| (e.message.clone(), e.span))
                     };
                     let cold = play();
                     assert_eq!(cold, play(), "{ctx}, {}", State::move_text(g, m));

@@ -288,9 +288,7 @@ impl Exec<'_, '_> {
     pub(super) fn player(&mut self, e: &Expr, span: Span) -> Res<u8> {
         match self.eval(e)? {
             Value::Player(p) if p != NONE8 => Ok(p),
-            Value::Player(_) => {
-                Err(Box::new(RunError { message: "this player is `none`".into(), span }))
-            }
+            Value::Player(_) => Err(RunError::new("this player is `none`", span)),
             _ => Err(bug(span)),
         }
     }
@@ -428,10 +426,7 @@ impl Exec<'_, '_> {
                     BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| overflow(span))?),
                     BinOp::Div | BinOp::Rem => {
                         if y == 0 {
-                            return Err(Box::new(RunError {
-                                message: "division by zero".into(),
-                                span,
-                            }));
+                            return Err(RunError::new("division by zero", span));
                         }
                         Value::Int(
                             if op == BinOp::Div { x.checked_div(y) } else { x.checked_rem(y) }
@@ -514,10 +509,10 @@ impl Exec<'_, '_> {
                     crate::state::End::Known(k) => Value::Kind(k),
                     crate::state::End::Empty => Value::Kind(NONE16),
                     crate::state::End::Unknown => {
-                        return Err(Box::new(RunError {
-                            message: crate::compile::expr::face_down(),
-                            span: Span::default(),
-                        }))
+                        return Err(RunError::new(
+                            crate::compile::expr::face_down(),
+                            Span::default(),
+                        ))
                     }
                 }
             }
@@ -691,6 +686,6 @@ impl Exec<'_, '_> {
 
 /// Arithmetic beyond 64 bits: a rule error, never a wrap.
 #[cold]
-fn overflow(span: Span) -> Box<RunError> {
-    Box::new(RunError { message: "the numbers here overflow (beyond 64 bits)".into(), span })
+fn overflow(span: Span) -> RunError {
+    RunError::new("the numbers here overflow (beyond 64 bits)", span)
 }

@@ -14,8 +14,8 @@ use crate::state::{Choice, Outcome, RunError, State};
 /// Most steps one run of a block may take.
 pub const STEP_LIMIT: u32 = 2_000_000;
 
-/// Errors are boxed inside the interpreter so that results stay small.
-type Res<T> = Result<T, Box<RunError>>;
+/// The interpreter's results ([`RunError`] is one pointer wide).
+type Res<T> = Result<T, RunError>;
 
 /// How a statement ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,14 +114,14 @@ impl<'g, 's> Exec<'g, 's> {
         Ok(())
     }
 
-    /// Evaluates one expression (an entry point: unboxes errors).
+    /// Evaluates one expression (an entry point).
     pub fn eval_expr(&mut self, e: &Expr) -> Result<Value, RunError> {
-        self.eval(e).map_err(|e| *e)
+        self.eval(e)
     }
 
-    /// Runs a block (the entry point: unboxes errors).
+    /// Runs a block (the entry point).
     pub fn run(&mut self, stmts: &[Stmt]) -> Result<Flow, RunError> {
-        self.block(stmts).map_err(|e| *e)
+        self.block(stmts)
     }
 
     fn block(&mut self, stmts: &[Stmt]) -> Res<Flow> {
@@ -676,14 +676,11 @@ pub(super) fn next_cell(s: &CellSet, from: usize) -> Option<CellId> {
 }
 
 #[cold]
-pub(super) fn runaway(span: Span) -> Box<RunError> {
-    Box::new(RunError {
-        message: format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"),
-        span,
-    })
+pub(super) fn runaway(span: Span) -> RunError {
+    RunError::new(format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"), span)
 }
 
 #[cold]
-pub(super) fn bug(span: Span) -> Box<RunError> {
-    Box::new(RunError { message: "internal error: a value had an unexpected type".into(), span })
+pub(super) fn bug(span: Span) -> RunError {
+    RunError::new("internal error: a value had an unexpected type", span)
 }

@@ -79,10 +79,7 @@ impl Exec<'_, '_> {
             self.zone_count(z, p, k)
         };
         if held + n > i64::from(u16::MAX) {
-            return Err(Box::new(RunError {
-                message: "a zone would hold more than 65535 pieces".into(),
-                span,
-            }));
+            return Err(RunError::new("a zone would hold more than 65535 pieces", span));
         }
         if self.g.zones[z as usize].ordered {
             let i = self.g.sequence(z, p);

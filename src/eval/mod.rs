@@ -258,14 +258,14 @@ where
         // at every position below.
         let pieces = p.fixed_pieces.then(|| s.zone_pieces(p.t.counter_base));
         let mut cx = PerftCx {
-            stack: stack.drain(..).map(Some).collect(),
+            stack: stack.drain(..).map(|sr| Some(Box::new(sr))).collect(),
             sample,
             pieces,
             scratch: Vec::new(),
             chance: Chance::default(),
         };
         let r = perft_w(p, s, depth, &mut cx, 0);
-        stack.extend(cx.stack.into_iter().flatten());
+        stack.extend(cx.stack.into_iter().flatten().map(|sr| *sr));
         r
     })
 }
@@ -288,8 +288,9 @@ pub fn perft_sampled(
 struct PerftCx<const W: usize> {
     /// The searcher of each depth, taken out while its search runs (an
     /// `Option`, so that taking it out and putting it back leaves no
-    /// searcher to drop).
-    stack: Vec<Option<search::Searcher<W>>>,
+    /// searcher to drop; boxed, so that both move a pointer, not the
+    /// searcher).
+    stack: Vec<Option<Box<search::Searcher<W>>>>,
     sample: Option<crate::rng::Rng>,
     /// A bound on the pieces in zones at every position of the count
     /// ([`Program::fixed_pieces`]).

@@ -650,6 +650,47 @@ pub fn transfer_counted<const W: usize>(
     span: Span,
 ) -> StmtFn<W> {
     let ((z1, who1), (z2, who2)) = (from, to);
+    // The commonest shapes (a kind in a local, each player a constant,
+    // `me` or a local, all pieces or a constant count) as closures of
+    // their own, each operand read without a match.
+    if let Arg::Slot(ks) = kind {
+        let all = match count {
+            None => Some(None),
+            Some(Arg::Const(c)) => Some(Some(c)),
+            _ => None,
+        };
+        if let Some(n) = all {
+            macro_rules! plain {
+                ($a:expr, |$x:ident| $body:expr) => {
+                    match $a {
+                        Arg::Const(k) => {
+                            let $x = PConst(*k);
+                            $body
+                        }
+                        Arg::Me => {
+                            let $x = PMe;
+                            $body
+                        }
+                        Arg::Slot(i) => {
+                            let $x = PSlot(*i);
+                            $body
+                        }
+                        Arg::Fn(_) => None,
+                    }
+                };
+            }
+            let made = plain!(&who1, |a| plain!(&who2, |b| Some(transfer_plain(
+                n,
+                PSlot(ks),
+                (z1, a),
+                (z2, b),
+                span
+            ))));
+            if let Some(f) = made {
+                return f;
+            }
+        }
+    }
     let plain = |a: &Arg<W>| !matches!(a, Arg::Fn(_));
     if plain(&kind) && plain(&who1) && plain(&who2) && count.as_ref().is_none_or(plain) {
         // No operand can raise an error (constants, `me`, locals): the
@@ -689,6 +730,71 @@ pub fn transfer_counted<const W: usize>(
         }
         let i = cx.t.counter(z1, p1, k as u16);
         if i64::from(cx.st.data[i]) < n {
+            return fail(cx, span);
+        }
+        counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)
+    })
+}
+
+/// An operand read without a match (see [`transfer_plain`]).
+trait Plain: Copy + Send + Sync + 'static {
+    /// The operand's value.
+    fn read<const W: usize>(self, cx: &Cx<'_, W>) -> i64;
+}
+
+/// A constant operand.
+#[derive(Clone, Copy)]
+struct PConst(i64);
+
+/// `me`.
+#[derive(Clone, Copy)]
+struct PMe;
+
+/// A word local.
+#[derive(Clone, Copy)]
+struct PSlot(usize);
+
+impl Plain for PConst {
+    #[inline(always)]
+    fn read<const W: usize>(self, _: &Cx<'_, W>) -> i64 {
+        self.0
+    }
+}
+
+impl Plain for PMe {
+    #[inline(always)]
+    fn read<const W: usize>(self, cx: &Cx<'_, W>) -> i64 {
+        i64::from(cx.st.current)
+    }
+}
+
+impl Plain for PSlot {
+    #[inline(always)]
+    fn read<const W: usize>(self, cx: &Cx<'_, W>) -> i64 {
+        cx.fr.w[self.0]
+    }
+}
+
+/// [`transfer_counted`] with operands that raise no error, each of a
+/// shape known when the closure is made: `n` pieces (all of them for
+/// `None`) of kind `kind` from `from` to `to`, the checks of the general
+/// closure in the same order.
+fn transfer_plain<const W: usize, K: Plain, P: Plain, Q: Plain>(
+    n: Option<i64>,
+    kind: K,
+    (z1, who1): (u16, P),
+    (z2, who2): (u16, Q),
+    span: Span,
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let (k, p1, p2) = (kind.read(cx), who1.read(cx) as u8, who2.read(cx) as u8);
+        if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 {
+            return fail(cx, span);
+        }
+        let i = cx.t.counter(z1, p1, k as u16);
+        let held = i64::from(cx.st.data[i]);
+        let n = n.unwrap_or(held);
+        if n < 0 || held < n {
             return fail(cx, span);
         }
         counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)

@@ -613,6 +613,28 @@ pub fn cases() -> Vec<(String, Game)> {
                 }\n\
                 on no moves { pass }";
     out.push(("draw".into(), crate::game_text(draw).expect("draw game")));
+    // Moves between counted zones whose operands are read in place (a
+    // kind local; players constant, `me` or locals; all pieces or a
+    // constant count): more pieces than the zone holds, a player local
+    // holding `none` (an empty cell's owner), a constant player.
+    let transfers = "players A, B\nboard square 2 by 2\npiece Red\npiece Blue\n\
+                zone hand per player\nzone pile per player\n\
+                setup { add 2 Red to hand(A)  add 1 Blue to hand(A)  add 1 Red to hand(B)  add 2 Blue to hand(B) }\n\
+                turn {\n\
+                  either \"two\" { choose k in hand(me)  move 2 k from hand(me) to pile(me) }\n\
+                  or \"give\" { choose k in hand(me)  move all k from hand(me) to hand(A) }\n\
+                  or \"owner\" {\n\
+                    choose c in cells\n\
+                    choose k in hand(me)\n\
+                    let q = owner(c)\n\
+                    move 1 k from hand(me) to pile(q)\n\
+                    if empty(c) { place Red at c }\n\
+                  }\n\
+                  or \"back\" { choose k in pile(me)  for q in players { move 1 k from pile(me) to hand(q) } }\n\
+                  if count(pile(me)) >= 3 { win me }\n\
+                }\n\
+                on no moves { draw }";
+    out.push(("transfers".into(), crate::game_text(transfers).expect("transfers game")));
     out.push(("drawn".into(), crate::game_text(DRAWN).expect("drawn game")));
     out.push(("touch".into(), crate::game_text(TOUCH).expect("touch game")));
     out.push(("around".into(), crate::game_text(AROUND).expect("around game")));

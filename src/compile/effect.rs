@@ -207,29 +207,15 @@ pub fn place<const W: usize>(
     at: Arg<W>,
     span: Span,
 ) -> StmtFn<W> {
-    if let (None, Arg::Slot(ci), false) = (&own, &at, matches!(kind, Arg::Fn(_))) {
+    if let (None, Arg::Slot(ci)) = (&own, &at) {
         // The mover's piece at a cell local (`place Stone at c`): no
-        // operand can raise an error, and the cell is empty when written.
-        let ci = *ci;
-        return Box::new(move |cx| {
-            let k = kind.get(cx);
-            let o = cx.st.current;
-            if o == NONE8 {
-                return none_player(cx, span);
-            }
-            if k == i64::from(NONE16) {
-                return fail(cx, span);
-            }
-            let c = cx.fr.w[ci];
-            if c == i64::from(NO_CELL) || code_at(cx, c as CellId) != 0 {
-                return fail(cx, span);
-            }
-            let code = 1 + u16::from(o) * cx.t.kinds as u16 + k as u16;
-            // The cell is empty: no old piece's sets to clear, and the
-            // new one's owner and kind are `o` and `k`.
-            put_new(cx, c as CellId, code, usize::from(o), k as usize);
-            Ctl::Next
-        });
+        // operand can raise an error, and the cell is empty when written;
+        // the kind read by its form.
+        match kind {
+            Arg::Const(k) => return place_new(PConst(k), *ci, span),
+            Arg::Slot(i) => return place_new(PSlot(i), *ci, span),
+            Arg::Me | Arg::Fn(_) => {}
+        }
     }
     Box::new(move |cx| {
         let k = kind.get(cx);
@@ -249,6 +235,30 @@ pub fn place<const W: usize>(
         }
         let code = 1 + o as u16 * cx.t.kinds as u16 + k as u16;
         put(cx, c as CellId, code);
+        Ctl::Next
+    })
+}
+
+/// [`place`] of the mover's piece of kind `kind` at the cell in word
+/// local `ci`.
+fn place_new<const W: usize, K: Plain>(kind: K, ci: usize, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let k = kind.read(cx);
+        let o = cx.st.current;
+        if o == NONE8 {
+            return none_player(cx, span);
+        }
+        if k == i64::from(NONE16) {
+            return fail(cx, span);
+        }
+        let c = cx.fr.w[ci];
+        if c == i64::from(NO_CELL) || code_at(cx, c as CellId) != 0 {
+            return fail(cx, span);
+        }
+        let code = 1 + u16::from(o) * cx.t.kinds as u16 + k as u16;
+        // The cell is empty: no old piece's sets to clear, and the new
+        // one's owner and kind are `o` and `k`.
+        put_new(cx, c as CellId, code, usize::from(o), k as usize);
         Ctl::Next
     })
 }

@@ -635,6 +635,40 @@ pub fn bind<const W: usize>(
     }
 }
 
+/// The word local that each option of the decision at `pc` is written
+/// into, when it is a `choose` of a word: found once for all the
+/// options, so that [`bind_in`] writes each without matching the op.
+#[inline(always)]
+pub fn word_of<const W: usize>(block: &Block<W>, pc: u32) -> Option<usize> {
+    match block.ops.get(pc as usize) {
+        Some(Op::Choose(c)) => match c.var {
+            Var::W(x) => Some(x as usize),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// [`bind`] of decision `pc` whose [`word_of`] is `word`.
+#[inline(always)]
+pub fn bind_in<const W: usize>(
+    word: Option<usize>,
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    pick: Pick<W>,
+) -> u32 {
+    match (word, pick) {
+        (Some(x), Pick::W(w)) => {
+            fr.w[x] = w;
+            pc + 1
+        }
+        _ => bind(p, block, pc, st, fr, pick),
+    }
+}
+
 /// Where a run goes on after option `pick` of decision `pc`: the chosen
 /// branch of an `either`, else the next op (see [`bind`], which also
 /// records the pick).

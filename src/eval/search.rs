@@ -18,8 +18,8 @@
 //! buffers have grown.
 
 use super::machine::{
-    admits, bind, count_options, options, prune, run, sample_reveal, site_at, take_choice, Options,
-    Pick, PlacedWalk, Stop,
+    admits, bind, bind_in, count_options, options, prune, run, sample_reveal, site_at, take_choice,
+    word_of, Options, Pick, PlacedWalk, Stop,
 };
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
 use crate::compile::expr::bits_at;
@@ -972,6 +972,7 @@ impl<const W: usize> Searcher<W> {
         // order.
         let mut cells = self.opts[depth].cells;
         let mut placed = PlacedWalk::default();
+        let word = word_of(block, at);
         for i in 0..n {
             let pick = nth_pick(&self.opts[depth], arms.is_some(), &mut cells, &mut placed, i);
             let mut shared = None;
@@ -981,7 +982,7 @@ impl<const W: usize> Searcher<W> {
             // that the level goes to the group whole.
             let (nb, resume) = if i + 1 == n && in_place {
                 let lv = &mut self.levels[b];
-                (b, bind(p, block, at, &mut lv.st, &mut lv.fr, pick))
+                (b, bind_in(word, p, block, at, &mut lv.st, &mut lv.fr, pick))
             } else {
                 // An option whose run meets the next decision at once,
                 // for a sink that only reads or groups: explored in this
@@ -989,7 +990,7 @@ impl<const W: usize> Searcher<W> {
                 // read; its steps are put back), not in a copy.
                 if lends_here {
                     let lv = &mut self.levels[b];
-                    let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
+                    let resume = bind_in(word, p, block, at, &mut lv.st, &mut lv.fr, pick);
                     shared = Some((resume, lv.fr.steps));
                 }
                 match shared {
@@ -1003,7 +1004,7 @@ impl<const W: usize> Searcher<W> {
                             self.copy_level(b, depth + 1);
                         }
                         let lv = &mut self.levels[depth + 1];
-                        (depth + 1, bind(p, block, at, &mut lv.st, &mut lv.fr, pick))
+                        (depth + 1, bind_in(word, p, block, at, &mut lv.st, &mut lv.fr, pick))
                     }
                 }
             };
@@ -1342,10 +1343,11 @@ impl<const W: usize> Searcher<W> {
         let mut cells = self.opts[depth].cells;
         let mut placed = PlacedWalk::default();
         let mut total = 0;
+        let word = word_of(block, at);
         for i in 0..n {
             let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, i);
             let lv = &mut self.levels[b];
-            let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
+            let resume = bind_in(word, p, block, at, &mut lv.st, &mut lv.fr, pick);
             let steps = lv.fr.steps;
             let last = own && i + 1 == n;
             let k = self.counted::<TRACE>(p, start, b, resume, depth + 1, last)?;
@@ -1520,6 +1522,7 @@ impl<const W: usize> Searcher<W> {
         let mut placed = PlacedWalk::default();
         let mut total = 0;
         let copy = depth + 1;
+        let word = word_of(block, at);
         for i in 0..n {
             let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, i);
             let nb = if own && i + 1 == n {
@@ -1536,7 +1539,7 @@ impl<const W: usize> Searcher<W> {
                 self.memos_to(nb);
             }
             let lv = &mut self.levels[nb];
-            let resume = bind(p, block, at, &mut lv.st, &mut lv.fr, pick);
+            let resume = bind_in(word, p, block, at, &mut lv.st, &mut lv.fr, pick);
             match run(p, block, &mut lv.st, &mut lv.fr, resume)? {
                 Stop::Done => total += 1,
                 Stop::Fail(_) => {}

@@ -1273,9 +1273,9 @@ impl<const W: usize> Searcher<W> {
                 for (i, &arm) in arms.iter().enumerate() {
                     let steps = self.levels[b].fr.steps;
                     let last = own && i + 1 == arms.len();
-                    let like = p
-                        .sites
-                        .get(site_at(block, arm) as usize)
+                    let arm_site = site_at(block, arm);
+                    let arm_info = p.sites.get(arm_site as usize);
+                    let like = arm_info
                         .and_then(|s| s.counts_like)
                         .and_then(|l| held.get(l as usize).copied().flatten())
                         .filter(|_| !TRACE);
@@ -1285,7 +1285,21 @@ impl<const W: usize> Searcher<W> {
                             None => self.counted::<TRACE>(p, start, b, arm, depth + 1, last)?,
                         },
                         None if !TRACE => {
-                            let k = self.count_at::<false>(p, start, b, arm, depth + 1, last)?;
+                            // An arm whose `choose` is counted in place: that
+                            // count first, as `count_at` would begin it (it
+                            // changes nothing when it does not answer).
+                            let quick = match arm_info {
+                                Some(a) if a.counted_in_place && !p.uses_memos => {
+                                    self.count_unlisted(p, start, b, arm, arm_site)?
+                                }
+                                _ => None,
+                            };
+                            let k = match quick {
+                                Some(found) => Some(found),
+                                None => {
+                                    self.count_at::<false>(p, start, b, arm, depth + 1, last)?
+                                }
+                            };
                             if let (Some((n, How::Unlisted)), Some(h)) = (k, held.get_mut(i)) {
                                 *h = Some(n);
                             }

@@ -341,13 +341,13 @@ fn pointed(g: &tabula::Game, e: &tabula::RunError) -> String {
 }
 
 /// A rule error is one pointer, so that the evaluator's results (a count,
-/// a flag) come back in registers, not through memory.
+/// a flag) fit in two registers and come back in them, not through memory.
 #[test]
 fn a_rule_error_is_one_pointer_wide() {
     use std::mem::size_of;
     assert_eq!(size_of::<tabula::RunError>(), size_of::<usize>());
-    assert_eq!(size_of::<Result<u64, tabula::RunError>>(), 2 * size_of::<usize>());
-    assert_eq!(size_of::<Result<bool, tabula::RunError>>(), 2 * size_of::<usize>());
+    assert!(size_of::<Result<u64, tabula::RunError>>() <= 2 * size_of::<usize>());
+    assert!(size_of::<Result<bool, tabula::RunError>>() <= 2 * size_of::<usize>());
 }
 
 #[test]

@@ -518,6 +518,12 @@ impl Seq {
     pub fn take(&mut self, k: u16, n: usize) -> bool {
         // The common case, before counting the whole zone: the first
         // pieces are the ones asked for.
+        if n == 1 && self.front.first() == Some(&k) {
+            // A draw: one piece, the first.
+            self.front.remove(0);
+            self.settle();
+            return true;
+        }
         if self.front.get(..n).is_some_and(|f| f.iter().all(|&x| x == k)) {
             self.front.drain(..n);
             self.settle();

@@ -707,19 +707,8 @@ pub fn transfer_counted<const W: usize>(
         // same checks in the same order, without looking for one.
         return Box::new(move |cx| {
             let (k, p1, p2) = (kind.get(cx), who1.get(cx) as u8, who2.get(cx) as u8);
-            if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 {
-                return fail(cx, span);
-            }
-            let i = cx.t.counter(z1, p1, k as u16);
-            let held = i64::from(cx.st.data[i]);
-            let n = match &count {
-                Some(c) => c.get(cx),
-                None => held,
-            };
-            if n < 0 || held < n {
-                return fail(cx, span);
-            }
-            counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)
+            let n = count.as_ref().map(|c| c.get(cx));
+            counted_values(cx, k, (z1, p1), (z2, p2), n, span)
         });
     }
     Box::new(move |cx| {
@@ -798,17 +787,32 @@ fn transfer_plain<const W: usize, K: Plain, P: Plain, Q: Plain>(
 ) -> StmtFn<W> {
     Box::new(move |cx| {
         let (k, p1, p2) = (kind.read(cx), who1.read(cx) as u8, who2.read(cx) as u8);
-        if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 {
-            return fail(cx, span);
-        }
-        let i = cx.t.counter(z1, p1, k as u16);
-        let held = i64::from(cx.st.data[i]);
-        let n = n.unwrap_or(held);
-        if n < 0 || held < n {
-            return fail(cx, span);
-        }
-        counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)
+        counted_values(cx, k, (z1, p1), (z2, p2), n, span)
     })
+}
+
+/// The move of [`transfer_counted`] once its operands are read (none of
+/// which can raise an error): `n` pieces (all of them for `None`) of kind
+/// `k` from zone `z1` of player `p1` to zone `z2` of player `p2`.
+#[inline(always)]
+fn counted_values<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    k: i64,
+    (z1, p1): (u16, u8),
+    (z2, p2): (u16, u8),
+    n: Option<i64>,
+    span: Span,
+) -> Ctl {
+    if k == i64::from(NONE16) || p1 == NONE8 || p2 == NONE8 {
+        return fail(cx, span);
+    }
+    let i = cx.t.counter(z1, p1, k as u16);
+    let held = i64::from(cx.st.data[i]);
+    let n = n.unwrap_or(held);
+    if n < 0 || held < n {
+        return fail(cx, span);
+    }
+    counted_move(cx, i, cx.t.counter(z2, p2, k as u16), n, span)
 }
 
 /// `n` pieces (at most as many as counter `i` holds) moved from counter

@@ -804,9 +804,9 @@ pub struct SiteInfo {
     pub chance_tail: bool,
     /// Set by the drawn-tail pass (pass 15): after this decision the turn
     /// asks nothing more and meets no chance event, but may fail; at most
-    /// this many steps. A playout may then draw its move among the options
-    /// without running them all.
-    pub drawn: Option<u32>,
+    /// this many steps and this many pieces added to zones. A playout may
+    /// then draw its move among the options without running them all.
+    pub drawn: Option<opt::DrawnTail>,
     /// Set by the neighbourhood-require pass (pass 17): the options of
     /// this decision are asked a `require` (`stmt::ChooseOp::nbr`).
     pub nbr: bool,

@@ -934,11 +934,17 @@ impl<const W: usize> Searcher<W> {
             // Pass 22: the position allows every option to complete.
             return self.hand_lazy(p, b, at, sink, lent);
         }
-        if let Some(steps) = drawn.filter(|_| !lent) {
+        if let Some(t) = drawn.filter(|_| !lent) {
             // Pass 15: a sink that draws one move may take the options
-            // unrun, when the rest of the turn stays within the step limit.
+            // unrun, when the rest of the turn stays within the step limit
+            // and no zone can pass 65535 pieces (all of them together
+            // stay within it).
             let lv = &mut self.levels[b];
-            if u64::from(lv.fr.steps) + u64::from(steps) <= u64::from(p.t.max_steps) {
+            if u64::from(lv.fr.steps) + u64::from(t.steps) <= u64::from(p.t.max_steps)
+                && (t.adds == 0
+                    || lv.st.zone_pieces(p.t.counter_base) + u64::from(t.adds)
+                        <= u64::from(u16::MAX))
+            {
                 if let Some(go_on) = sink.drawn(p, lv, at, &mut self.opts[depth])? {
                     return Ok(go_on);
                 }

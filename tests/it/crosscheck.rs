@@ -974,9 +974,29 @@ fn successors(g: &Game, s: &State) -> Vec<State> {
     moves.iter().map(|m| reference::play(g, s, m).expect("reference play")).collect()
 }
 
+/// The positions a playout may reach from `s` in one turn by the
+/// reference: each legal move played, and a move that stops at a chance
+/// event followed by each of its outcomes (again, while chance decides).
+fn turn_results(g: &Game, s: &State) -> Vec<State> {
+    let mut out = Vec::new();
+    let mut todo = successors(g, s);
+    while let Some(t) = todo.pop() {
+        if t.turn() != tabula::Turn::Chance {
+            out.push(t);
+            continue;
+        }
+        for (c, _) in reference::chance_outcomes(g, &t).expect("outcomes") {
+            let m = tabula::Move { choices: vec![c], stuck: false };
+            todo.push(reference::play(g, &t, &m).expect("chance"));
+        }
+    }
+    out
+}
+
 /// Playouts that draw their moves (pass 15) play, at every turn, one of
-/// the reference's moves: the playout cut after `k` turns spends the same
-/// random numbers up to there, so it gives the course turn by turn.
+/// the reference's moves (or a move that stops at chance and one of the
+/// chance event's outcomes): the playout cut after `k` turns spends the
+/// same random numbers up to there, so it gives the course turn by turn.
 #[test]
 fn drawn_playouts_play_legal_moves() {
     let mut drawn = 0;
@@ -995,7 +1015,7 @@ fn drawn_playouts_play_legal_moves() {
                 }
                 let p = tabula::playout(&g, &s0, &mut Rng::new(seed), k).expect("playout");
                 assert!(
-                    successors(&g, &before).contains(&p.last),
+                    turn_results(&g, &before).contains(&p.last),
                     "{name} seed {seed}: turn {k} is no move of the reference\n{}",
                     before.to_text(&g)
                 );
@@ -1018,6 +1038,10 @@ fn drawn_moves_are_uniform() {
         ("drawn", crate::game_text(DRAWN).expect("drawn game"), 7),
         ("snekagon side 3", crate::game_with("snekagon.game", &[("side", 3)]), 3),
         ("snakes", crate::game_text(SNAKES).expect("snakes game"), 2),
+        // The third Kitten placed empties the pool: a piece to take off
+        // the bed is drawn after each square (a drawn decision met in the
+        // runs of a decision listed in full).
+        ("boop 4x4, 3 kittens", crate::game_with("boop.game", &[("size", 4), ("kittens", 3)]), 4),
     ];
     for (name, g, plies) in cases {
         let s0 = State::initial_seeded(&g, 0).expect("setup");

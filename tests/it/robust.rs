@@ -713,6 +713,43 @@ fn a_drawn_decision_respects_the_step_limit() {
 }
 
 #[test]
+fn a_drawn_decision_respects_the_zone_limit() {
+    // The rest of the turn adds six pieces to a zone from the last rank
+    // only (two, then one in each of the four directions). With the zones holding `held` pieces, a move there would pass
+    // 65535: listing the moves stops with that error, and so must a
+    // playout that draws its move (the pass draws only when all the zones'
+    // pieces plus the most the rest adds fit within 65535; a draw that ran
+    // one option would play most of the time). With room left, it draws.
+    let text = |held: u32| {
+        format!(
+            "players A, B\nboard square 4 by 4\npiece Stone\nzone heap shared\n\
+             setup {{ add {held} Stone to heap }}\n\
+             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+               if rank(c) == 4 {{ add 2 Stone to heap  for d in dirs {{ add Stone to heap }} }}\n}}\n"
+        )
+    };
+    let (mut errors, mut drawn) = (0, 0);
+    for held in 65526..=65535 {
+        let g = crate::game_text(&text(held)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
+        let s = crate::start(&g);
+        for seed in 0..4 {
+            let listed = tabula::playout_listed(&g, &s, &mut Rng::new(seed), 1);
+            let d = tabula::playout(&g, &s, &mut Rng::new(seed), 1);
+            assert_eq!(listed.is_err(), d.is_err(), "{held} pieces, seed {seed}");
+            match d {
+                Err(e) => {
+                    assert!(e.message.contains("65535"), "{held}: {}", e.message);
+                    errors += 1;
+                }
+                Ok(p) => drawn += p.drawn,
+            }
+        }
+    }
+    assert!(errors > 0 && drawn > 0, "{errors} errors, {drawn} drawn");
+}
+
+#[test]
 fn guarded_rounds_skipped_at_once_count_their_steps() {
     // A `for d in dirs` whose rounds all fail their guard is skipped in one
     // go (pass 9); it must count the same steps as walking the rounds. The

@@ -10,7 +10,8 @@
 //! the rounds' ratios, so a drift of the machine's speed between rounds
 //! does not move it. Perft counts are asserted (against `tests/perft/`,
 //! and the natives against the interpreter), so a fast but wrong
-//! generator fails here too.
+//! generator fails here too. `cargo bench -- boop bug_off` measures only
+//! the games whose file names contain one of the words.
 
 mod native;
 
@@ -127,7 +128,13 @@ fn main() {
          native playouts/s, native moves/s, native perft nodes/s, \
          playouts native/interp, perft native/interp"
     );
+    // `cargo bench -- boop bug_off`: only the cases whose file name
+    // contains one of the words (cargo's own `--bench` flag is passed over).
+    let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     for &(case, n, depth, nodes) in cases {
+        if !only.is_empty() && !only.iter().any(|w| case.contains(w.as_str())) {
+            continue;
+        }
         // `NAME listed`: playouts that list every move on both sides.
         let (name, listed) = match case.strip_suffix(" listed") {
             Some(name) => (name, true),

@@ -493,13 +493,20 @@ pub fn admits<const W: usize>(
 fn zone_kinds<const W: usize>(cx: &mut Cx<'_, W>, z: u16, pl: u8, out: &mut Options<W>) -> bool {
     let Some(counts) = cx.t.kind_counts(&cx.st.data, z, pl) else { return false };
     let start = out.words.len();
-    out.words.reserve(counts.len());
+    // Every kind written, the next one over it when none is held: no
+    // branch a kind (whether a kind is held is the processor's guess to
+    // miss).
+    out.words.resize(start + counts.len(), 0);
+    let buf = &mut out.words[start..];
+    let mut j = 0;
     for (k, &n) in counts.iter().enumerate() {
-        if n > 0 {
-            out.words.push(k as i64);
+        if let Some(w) = buf.get_mut(j) {
+            *w = k as i64;
         }
+        j += usize::from(n > 0);
     }
-    let n = (out.words.len() - start) as u32;
+    out.words.truncate(start + j);
+    let n = j as u32;
     match cx.fr.steps.checked_add(n) {
         Some(s) if s <= cx.t.max_steps => {
             cx.fr.steps = s;

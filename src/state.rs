@@ -397,8 +397,10 @@ impl Clone for Pending {
 /// zone whose front (back) is face down is a chance event that fixes it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Seq {
-    /// The known pieces at the start, first to last.
-    pub front: Vec<u16>,
+    /// The known pieces at the start, last to first: the first piece is
+    /// the vector's last element, so that a draw is a `pop` (read in
+    /// order with [`Seq::front`]).
+    head: Vec<u16>,
     /// How many of each kind lie face down in the middle (indexed by kind;
     /// empty when there are none): read with [`Seq::middle`], made with
     /// [`Seq::from_parts`]. A boxed slice, not a `Vec`: the zone's
@@ -428,11 +430,24 @@ impl Seq {
     /// A zone of `front`, then `middle[k]` face-down pieces of each kind
     /// `k`, then `back`, in its canonical form (with nothing face down,
     /// one known list).
-    pub fn from_parts(front: Vec<u16>, middle: Vec<u16>, back: Vec<u16>) -> Seq {
+    pub fn from_parts(mut front: Vec<u16>, middle: Vec<u16>, back: Vec<u16>) -> Seq {
         let hidden = middle.iter().map(|&n| u32::from(n)).sum();
-        let mut q = Seq { front, middle: middle.into_boxed_slice(), back, hidden };
+        front.reverse();
+        let mut q = Seq { head: front, middle: middle.into_boxed_slice(), back, hidden };
         q.settle();
         q
+    }
+
+    /// The known pieces at the start, first to last.
+    pub fn front(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
+        self.head.iter().rev().copied()
+    }
+
+    /// The `i`-th of the known pieces at the start.
+    #[inline]
+    pub fn front_nth(&self, i: usize) -> Option<u16> {
+        let j = self.head.len().checked_sub(i + 1)?;
+        self.head.get(j).copied()
     }
 
     /// How many of each kind lie face down in the middle (indexed by kind;
@@ -455,7 +470,7 @@ impl Seq {
 
     /// Number of pieces.
     pub fn len(&self) -> usize {
-        self.front.len() + self.hidden() + self.back.len()
+        self.head.len() + self.hidden() + self.back.len()
     }
 
     /// Whether the zone is empty.
@@ -465,14 +480,14 @@ impl Seq {
 
     /// How many pieces of kind `k` it holds.
     pub fn count(&self, k: u16) -> usize {
-        self.front.iter().filter(|&&x| x == k).count()
+        self.head.iter().filter(|&&x| x == k).count()
             + self.middle.get(k as usize).map_or(0, |&n| n as usize)
             + self.back.iter().filter(|&&x| x == k).count()
     }
 
     /// The first piece.
     pub fn first(&self) -> End {
-        match self.front.first() {
+        match self.head.last() {
             Some(&k) => End::Known(k),
             None if self.any_hidden() => End::Unknown,
             None => self.back.first().map_or(End::Empty, |&k| End::Known(k)),
@@ -484,17 +499,17 @@ impl Seq {
         match self.back.last() {
             Some(&k) => End::Known(k),
             None if self.any_hidden() => End::Unknown,
-            None => self.front.last().map_or(End::Empty, |&k| End::Known(k)),
+            None => self.head.first().map_or(End::Empty, |&k| End::Known(k)),
         }
     }
 
     /// The `i`-th piece in iteration order: the front, then the face-down
     /// middle kind by kind, then the back.
     pub fn nth(&self, i: usize) -> Option<u16> {
-        if let Some(&k) = self.front.get(i) {
+        if let Some(k) = self.front_nth(i) {
             return Some(k);
         }
-        let mut i = i - self.front.len();
+        let mut i = i - self.head.len();
         for (k, &n) in self.middle.iter().enumerate() {
             if i < n as usize {
                 return Some(k as u16);
@@ -507,7 +522,13 @@ impl Seq {
     /// Puts `n` pieces of kind `k` at the end.
     pub fn push(&mut self, k: u16, n: usize) {
         if !self.any_hidden() && self.back.is_empty() {
-            self.front.extend(std::iter::repeat_n(k, n));
+            // After the last known piece: before the first element.
+            match n {
+                1 => self.head.insert(0, k),
+                _ => {
+                    self.head.splice(0..0, std::iter::repeat_n(k, n));
+                }
+            }
         } else {
             self.back.extend(std::iter::repeat_n(k, n));
         }
@@ -518,25 +539,35 @@ impl Seq {
     pub fn take(&mut self, k: u16, n: usize) -> bool {
         // The common case, before counting the whole zone: the first
         // pieces are the ones asked for.
-        if n == 1 && self.front.first() == Some(&k) {
+        if n == 1 && self.head.last() == Some(&k) {
             // A draw: one piece, the first.
-            self.front.remove(0);
+            self.head.pop();
             self.settle();
             return true;
         }
-        if self.front.get(..n).is_some_and(|f| f.iter().all(|&x| x == k)) {
-            self.front.drain(..n);
+        let len = self.head.len();
+        if len >= n && self.head[len - n..].iter().all(|&x| x == k) {
+            self.head.truncate(len - n);
             self.settle();
             return true;
         }
         if self.count(k) < n {
             return false;
         }
-        let mut left = n;
-        self.front.retain(|&x| {
-            if x == k && left > 0 {
-                left -= 1;
-                false
+        // The first ones of the known front are the last elements: the
+        // ones of the kind before them are kept.
+        let in_head = self.head.iter().filter(|&&x| x == k).count();
+        let taken = in_head.min(n);
+        let mut keep = in_head - taken;
+        let mut left = n - taken;
+        self.head.retain(|&x| {
+            if x == k {
+                if keep > 0 {
+                    keep -= 1;
+                    true
+                } else {
+                    false
+                }
             } else {
                 true
             }
@@ -566,7 +597,7 @@ impl Seq {
             m.resize(kinds, 0);
             self.middle = m.into_boxed_slice();
         }
-        for k in self.front.drain(..).chain(self.back.drain(..)) {
+        for k in self.head.drain(..).chain(self.back.drain(..)) {
             self.middle[k as usize] += 1;
             self.hidden += 1;
         }
@@ -581,7 +612,8 @@ impl Seq {
                 *n -= 1;
                 self.hidden -= 1;
                 if front {
-                    self.front.push(k);
+                    // After the known front: before its first element.
+                    self.head.insert(0, k);
                 } else {
                     self.back.insert(0, k);
                 }
@@ -621,7 +653,7 @@ impl Seq {
             }
             if !self.back.is_empty() {
                 let back = std::mem::take(&mut self.back);
-                self.front.extend(back);
+                self.head.splice(0..0, back.into_iter().rev());
             }
         }
     }
@@ -630,7 +662,7 @@ impl Seq {
     pub fn copy_from(&mut self, o: &Seq) {
         // Most of the three lists are empty on both sides: no call to copy
         // nothing.
-        for (a, b) in [(&mut self.front, &o.front), (&mut self.back, &o.back)] {
+        for (a, b) in [(&mut self.head, &o.head), (&mut self.back, &o.back)] {
             if !(a.is_empty() && b.is_empty()) {
                 a.clone_from(b);
             }
@@ -728,10 +760,10 @@ impl State {
         }
         for q in &self.seqs {
             eat(u64::MAX);
-            for &k in q.front.iter().chain(q.middle.iter()).chain(q.back.iter()) {
+            for k in q.front().chain(q.middle.iter().copied()).chain(q.back.iter().copied()) {
                 eat(u64::from(k));
             }
-            eat(q.front.len() as u64 | (q.middle.len() as u64) << 20);
+            eat(q.head.len() as u64 | (q.middle.len() as u64) << 20);
         }
         for &v in self.vars.iter() {
             eat(v as u64);
@@ -896,7 +928,7 @@ impl State {
             + self
                 .seqs
                 .iter()
-                .map(|q| 2 * (q.front.capacity() + q.middle.len() + q.back.capacity()))
+                .map(|q| 2 * (q.head.capacity() + q.middle.len() + q.back.capacity()))
                 .sum::<usize>()
             + std::mem::size_of_val(&*self.vars)
             + std::mem::size_of_val(&*self.clocks)
@@ -1218,6 +1250,34 @@ mod tests {
         assert_eq!(s, seq(&[1], &[], &[]));
     }
 
+    /// Pieces pushed go after the known ones, a piece revealed at the front
+    /// right after the known front, and draws take the first: the known
+    /// front is kept last to first, so each of these is easy to get
+    /// backwards.
+    #[test]
+    fn push_reveal_and_take_keep_the_order() {
+        let mut s = seq(&[1, 2], &[], &[]);
+        s.push(0, 1);
+        assert_eq!(s, seq(&[1, 2, 0], &[], &[]));
+        s.push(3, 2);
+        assert_eq!(s, seq(&[1, 2, 0, 3, 3], &[], &[]));
+        assert_eq!(s.front().collect::<Vec<_>>(), [1, 2, 0, 3, 3]);
+        assert_eq!((s.front_nth(0), s.front_nth(4), s.front_nth(5)), (Some(1), Some(3), None));
+        assert_eq!((s.first(), s.last()), (super::End::Known(1), super::End::Known(3)));
+        assert!(s.take(1, 1));
+        assert_eq!(s, seq(&[2, 0, 3, 3], &[], &[]));
+        let mut s = seq(&[0], &[0, 2], &[]);
+        assert!(s.reveal(1, true));
+        assert_eq!(s, seq(&[0, 1], &[0, 1], &[]));
+        assert_eq!(s.front().collect::<Vec<_>>(), [0, 1]);
+        assert!(s.reveal(1, true));
+        assert_eq!(s, seq(&[0, 1, 1], &[], &[]));
+        let mut s = seq(&[2], &[0, 1], &[3]);
+        assert!(s.reveal(1, false));
+        assert_eq!(s, seq(&[2, 1, 3], &[], &[]));
+        assert_eq!(s.nth(1), Some(1));
+    }
+
     /// The count of face-down pieces a zone keeps is the sum of its counts
     /// per kind after every change (shuffles, reveals at either end,
     /// takes, pushes, copies), and the zone stays in the form `from_parts`
@@ -1228,7 +1288,7 @@ mod tests {
             let sum: usize = q.middle().iter().map(|&n| n as usize).sum();
             assert_eq!(q.hidden(), sum, "{what}: {q:?}");
             assert_eq!(q.any_hidden(), sum > 0, "{what}: {q:?}");
-            let canon = Seq::from_parts(q.front.clone(), q.middle().to_vec(), q.back.clone());
+            let canon = Seq::from_parts(q.front().collect(), q.middle().to_vec(), q.back.clone());
             assert_eq!(*q, canon, "{what}");
         };
         let mut rng = crate::rng::Rng::new(11);

@@ -185,7 +185,7 @@ impl StateRepr {
                         sequences.push(SequenceRepr {
                             zone: zone.name.clone(),
                             player: zone.per_player.then(|| g.players[p as usize].clone()),
-                            pieces: names(&seq.front),
+                            pieces: names(&seq.front().collect::<Vec<_>>()),
                             face_down: seq
                                 .hidden_kinds()
                                 .map(|(k, n)| (g.kinds[k as usize].name.clone(), n))
@@ -825,7 +825,7 @@ pub fn observe(g: &crate::ir::Game, s: &State, viewer: Viewer) -> Observation {
             };
             let (face_down, face_down_after) = if zone.ordered {
                 let seq = s.sequence(g, z as u16, p);
-                (seq.hidden(), seq.front.len())
+                (seq.hidden(), seq.front().len())
             } else {
                 (0, 0)
             };

@@ -2070,7 +2070,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             // cannot change the zone, but nothing here relies on that).
             'walk: {
                 let mut i = 0;
-                while let Some(&k) = cx.st.seqs.get(seq).and_then(|z| z.front.get(i)) {
+                while let Some(k) = cx.st.seqs.get(seq).and_then(|z| z.front_nth(i)) {
                     i += 1;
                     if !one(cx, k) {
                         break 'walk;

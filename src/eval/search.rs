@@ -1750,7 +1750,7 @@ fn sure_tail_holds<const W: usize>(
         // ones at either end.
         let Some(q) = seq_of(&mut cx, z).and_then(|i| cx.st.seqs.get(i)) else { return false };
         let stop = |k: &u16| stops.get(*k as usize).copied().unwrap_or(false);
-        if !(q.front.iter().any(stop) || q.back.iter().any(stop)) {
+        if !(q.front().any(|k| stop(&k)) || q.back.iter().any(stop)) {
             return false;
         }
     }

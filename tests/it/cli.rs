@@ -800,7 +800,7 @@ fn hidden_twin(g: &tabula::Game, s: &tabula::State, viewer: u8) -> Option<tabula
     let mut middle = seq.middle().to_vec();
     middle[dk as usize] -= 1;
     middle[hk as usize] += 1;
-    let seq2 = tabula::state::Seq::from_parts(seq.front.clone(), middle, seq.back.clone());
+    let seq2 = tabula::state::Seq::from_parts(seq.front().collect(), middle, seq.back.clone());
     t.set_sequence(g, deck, 0, seq2);
     (t != *s).then_some(t)
 }

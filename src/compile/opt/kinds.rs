@@ -120,7 +120,7 @@ impl<const W: usize> Compiler<'_, W> {
             let held = match &pieces {
                 Pieces::Seq(i) => cx.st.seqs.get(*i).map_or(0, |z| {
                     let mut m = 0u64;
-                    for &k in &z.front {
+                    for k in z.front() {
                         m |= 1u64 << (k as usize % MAX_KINDS);
                     }
                     for &k in &z.back {

@@ -1244,6 +1244,49 @@ pub fn for_kinds<const W: usize>(
     })
 }
 
+/// `for q in players { for k in Z(q) where F { ... } }` (see
+/// `Compiler::players_kinds`): each player's round as [`for_upto`] runs
+/// it (`q` written, a step), then that player's kinds as [`for_kinds`]
+/// walks them (each kind with pieces, the counters read again after every
+/// round) — the same rounds, steps and errors, without a call for each
+/// player's walk. `spans`: the outer loop's and the inner one's.
+pub fn for_players_kinds<const W: usize>(
+    q: usize,
+    z: u16,
+    var: Var,
+    filter: Option<B<W>>,
+    body: Vec<StmtFn<W>>,
+    (outer, inner): (Span, Span),
+) -> StmtFn<W> {
+    Box::new(move |cx| {
+        for pl in 0..cx.t.players {
+            cx.fr.w[q] = pl as i64;
+            if !tick(cx, outer) {
+                return Ctl::Error;
+            }
+            let (base, kinds) = (cx.t.counter(z, pl as u8, 0), cx.t.kinds);
+            let mut i = 0usize;
+            while let Some(j) =
+                cx.st.data.get(base + i..base + kinds).and_then(|c| c.iter().position(|&n| n > 0))
+            {
+                let k = i + j;
+                i = k + 1;
+                if let Some(ctl) = for_round(cx, var, k as i64, &filter, &body, inner) {
+                    return ctl;
+                }
+            }
+            if cx.fr.err.is_some() {
+                return Ctl::Error;
+            }
+        }
+        if cx.fr.err.is_some() {
+            Ctl::Error
+        } else {
+            Ctl::Next
+        }
+    })
+}
+
 /// One round of a `for` without decisions over element `v`: the loop's
 /// local, the round's step, the filter, the body. `Some`: the loop stops
 /// with that (an error, the turn's end, a failure).

@@ -345,6 +345,9 @@ impl<const W: usize> Compiler<'_, W> {
                         return effect::for_kinds(z, who, var, filter, body, span);
                     }
                 }
+                if let Some(f) = self.players_kinds(var, domain, filter.as_ref(), body, span) {
+                    return f;
+                }
                 if let Expr::Const(v @ (Value::Players | Value::Dirs | Value::Kinds)) = domain {
                     // The numbers from 0 to the game's count of players,
                     // directions or kinds: no collection made.
@@ -795,6 +798,38 @@ impl<const W: usize> Compiler<'_, W> {
             },
             Some(_) => return None,
         })
+    }
+
+    /// `for q in players { for k in Z(q) [where F] { ... } }`, the inner
+    /// loop over the kinds a counted zone of `q` holds: the two loops as
+    /// one closure (the inner one's rounds as [`effect::for_kinds`] walks
+    /// them), so that each player's walk costs no call of its own.
+    fn players_kinds(
+        &mut self,
+        var: Var,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: &[Stmt],
+        span: Span,
+    ) -> Option<effect::StmtFn<W>> {
+        let (Expr::Const(Value::Players), None, Var::W(q)) = (domain, filter, var) else {
+            return None;
+        };
+        let [Stmt { kind: StmtKind::For { slot, domain, filter, body }, span: inner }] = body
+        else {
+            return None;
+        };
+        let (z, Some(Expr::Local(p, _))) = self.counted_zone(domain)? else { return None };
+        let (Var::W(pi), kvar @ Var::W(_)) = (self.var(*p), self.var(*slot)) else { return None };
+        if pi != q {
+            return None;
+        }
+        self.notes
+            .push("kinds in place: a `for` over a zone's kinds, its counters read directly".into());
+        self.notes.push("players' kinds: a `for` over the players of a `for` over each one's zone's kinds, as one loop".into());
+        let filter = filter.as_ref().map(|f| self.bool_(f));
+        let body = self.stmt_fns(body);
+        Some(effect::for_players_kinds(q as usize, z, kvar, filter, body, (span, *inner)))
     }
 
     /// The player of a zone operand (a shared zone's is 0).

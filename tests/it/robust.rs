@@ -901,6 +901,41 @@ fn a_zone_walked_in_place_counts_its_steps() {
 }
 
 #[test]
+fn players_kinds_as_one_loop_count_their_steps() {
+    // `for q in players { for j in hand(q) where ... { ... } }` runs as one
+    // closure (`effect::for_players_kinds`); with a filter on the outer
+    // loop (`where true`, which takes no step) the two loops run as two.
+    // Under every step limit both give the same move list, or the same
+    // step error at the same statement, before and after a few turns
+    // (a round's body empties kinds the later rounds would walk).
+    let text = |outer: &str| {
+        format!(
+            "game \"Hands\"\nplayers A, B\n\
+             piece Red \"r\"\npiece Green \"g\"\npiece Blue \"b\"\n\
+             zone hand per player\nzone heap shared\n\
+             setup {{\n for p in players {{\n  add 2 Red to hand(p)\n  add Green to hand(p)\n  add 2 Blue to hand(p)\n }}\n}}\n\
+             turn {{\n choose k in hand(me)\n take k from hand(me)\n add k to heap\n\
+               for q in players{outer} {{\n  for j in hand(q) where count(heap, j) > 1 {{\n   move all j from hand(q) to heap\n  }}\n }}\n\
+               for i in range(1, 3) {{\n  let z = i\n }}\n}}\n"
+        )
+    };
+    let ours = crate::game_text(&text("           ")).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&text(" where true")).unwrap_or_else(|e| panic!("{e}"));
+    let fused = |g: &Game| g.program().notes().iter().any(|n| n.starts_with("players' kinds"));
+    assert!(fused(&ours) && !fused(&walked));
+    let mut s = crate::start(&ours);
+    let (mut errors, mut lists) = (0, 0);
+    for ply in 0..4 {
+        let (e, l) = same_under_limits(&ours, &walked, &s, 1..40, &format!("ply {ply}"), |_| {});
+        (errors, lists) = (errors + e, lists + l);
+        let moves = s.legal_moves(&ours).expect("moves");
+        let Some(m) = moves.last() else { break };
+        s = s.play(&ours, m).expect("play");
+    }
+    assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
+}
+
+#[test]
 fn lines_through_a_cell_count_the_lines_passed_over() {
     // Pass 18 walks only the lines through the cell and counts the others
     // in bulk; the same rules with a first test the pass does not know walk

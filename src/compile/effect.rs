@@ -735,6 +735,53 @@ pub fn transfer_counted<const W: usize>(
     })
 }
 
+/// `for q in players { move N K from Z1(q) to Z2(q) }` (see
+/// `Compiler::players_transfer`), `kind` a word local or a constant:
+/// each player's round as [`for_upto`] runs it (`q` written, a step),
+/// then the move as [`transfer_plain`] makes it — the same rounds, steps,
+/// failures and errors, without a call for each move. `None` for another
+/// kind operand.
+pub fn for_players_transfer<const W: usize>(
+    q: usize,
+    n: Option<i64>,
+    kind: Arg<W>,
+    (z1, z2): (u16, u16),
+    (outer, inner): (Span, Span),
+) -> Option<StmtFn<W>> {
+    fn made<const W: usize, K: Plain>(
+        q: usize,
+        n: Option<i64>,
+        kind: K,
+        (z1, z2): (u16, u16),
+        (outer, inner): (Span, Span),
+    ) -> StmtFn<W> {
+        Box::new(move |cx| {
+            for pl in 0..cx.t.players {
+                cx.fr.w[q] = pl as i64;
+                if !tick(cx, outer) {
+                    return Ctl::Error;
+                }
+                let k = kind.read(cx);
+                let p = cx.fr.w[q] as u8;
+                match counted_values(cx, k, (z1, p), (z2, p), n, inner) {
+                    Ctl::Next => {}
+                    other => return other,
+                }
+            }
+            if cx.fr.err.is_some() {
+                Ctl::Error
+            } else {
+                Ctl::Next
+            }
+        })
+    }
+    match kind {
+        Arg::Slot(i) => Some(made(q, n, PSlot(i), (z1, z2), (outer, inner))),
+        Arg::Const(k) => Some(made(q, n, PConst(k), (z1, z2), (outer, inner))),
+        _ => None,
+    }
+}
+
 /// An operand read without a match (see [`transfer_plain`]).
 trait Plain: Copy + Send + Sync + 'static {
     /// The operand's value.

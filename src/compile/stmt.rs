@@ -348,6 +348,9 @@ impl<const W: usize> Compiler<'_, W> {
                 if let Some(f) = self.players_kinds(var, domain, filter.as_ref(), body, span) {
                     return f;
                 }
+                if let Some(f) = self.players_transfer(var, domain, filter.as_ref(), body, span) {
+                    return f;
+                }
                 if let Expr::Const(v @ (Value::Players | Value::Dirs | Value::Kinds)) = domain {
                     // The numbers from 0 to the game's count of players,
                     // directions or kinds: no collection made.
@@ -830,6 +833,47 @@ impl<const W: usize> Compiler<'_, W> {
         let filter = filter.as_ref().map(|f| self.bool_(f));
         let body = self.stmt_fns(body);
         Some(effect::for_players_kinds(q as usize, z, kvar, filter, body, (span, *inner)))
+    }
+
+    /// `for q in players { move N K from Z1(q) to Z2(q) }` between counted
+    /// zones, `K` a word local or a constant and `N` all or a constant: the
+    /// loop and the move as one closure (each round as
+    /// [`effect::for_upto`] runs it, the move as
+    /// [`effect::transfer_counted`] makes it).
+    fn players_transfer(
+        &mut self,
+        var: Var,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: &[Stmt],
+        span: Span,
+    ) -> Option<effect::StmtFn<W>> {
+        let (Expr::Const(Value::Players), None, Var::W(q)) = (domain, filter, var) else {
+            return None;
+        };
+        let [Stmt { kind: StmtKind::Transfer { count, kind, from, to }, span: inner }] = body
+        else {
+            return None;
+        };
+        let (a, b) = (self.counted_zone(from)?, self.counted_zone(to)?);
+        let is_q = |p: Option<&Expr>| match p {
+            Some(Expr::Local(s, _)) => self.var(*s) == Var::W(q),
+            _ => false,
+        };
+        if !(is_q(a.1) && is_q(b.1)) {
+            return None;
+        }
+        let n = match count.as_ref().map(|c| self.arg(c)) {
+            None => None,
+            Some(effect::Arg::Const(n)) => Some(n),
+            Some(_) => return None,
+        };
+        let kind = match self.arg(kind) {
+            k @ (effect::Arg::Slot(_) | effect::Arg::Const(_)) => k,
+            _ => return None,
+        };
+        self.notes.push("players' moves: a `for` over the players of a `move` between each one's zones, as one loop".into());
+        effect::for_players_transfer(q as usize, n, kind, (a.0, b.0), (span, *inner))
     }
 
     /// The player of a zone operand (a shared zone's is 0).

@@ -936,6 +936,46 @@ fn players_kinds_as_one_loop_count_their_steps() {
 }
 
 #[test]
+fn players_moves_as_one_loop_count_their_steps() {
+    // `for q in players { move N K from Z1(q) to Z2(q) }` runs as one
+    // closure (`effect::for_players_transfer`); with `where true` on the
+    // loop (no step) the loop and the move run as two. Under every step
+    // limit both give the same move list (a `move 1 Red` from a hand
+    // without one fails the move), or the same step error at the same
+    // statement, over a few turns.
+    let text = |outer: &str| {
+        format!(
+            "game \"Piles\"\nplayers A, B\n\
+             piece Red \"r\"\npiece Green \"g\"\n\
+             zone hand per player\nzone pile per player\n\
+             setup {{\n for p in players {{\n  add 2 Red to hand(p)\n  add 3 Green to hand(p)\n }}\n}}\n\
+             turn {{\n choose k in hand(me)\n take k from hand(me)\n\
+               for q in players{outer} {{\n  move all k from hand(q) to pile(q)\n }}\n\
+               for q in players{outer} {{\n  move 1 Red from pile(q) to hand(q)\n }}\n\
+               for i in range(1, 3) {{\n  let z = i\n }}\n}}\n"
+        )
+    };
+    let ours = crate::game_text(&text("           ")).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&text(" where true")).unwrap_or_else(|e| panic!("{e}"));
+    let fused =
+        |g: &Game| g.program().notes().iter().filter(|n| n.starts_with("players' moves")).count();
+    assert_eq!((fused(&ours), fused(&walked)), (2, 0));
+    let mut s = crate::start(&ours);
+    let (mut errors, mut lists, mut fewer) = (0, 0, 0);
+    for ply in 0..5 {
+        let (e, l) = same_under_limits(&ours, &walked, &s, 1..30, &format!("ply {ply}"), |_| {});
+        (errors, lists) = (errors + e, lists + l);
+        let moves = s.legal_moves(&ours).expect("moves");
+        // A kind whose `move 1 Red` fails for want of a Red is no move.
+        fewer += usize::from(moves.len() < 2);
+        let Some(m) = moves.first() else { break };
+        s = s.play(&ours, m).expect("play");
+    }
+    assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
+    assert!(fewer > 0, "some position lost a move to a failed `move`");
+}
+
+#[test]
 fn lines_through_a_cell_count_the_lines_passed_over() {
     // Pass 18 walks only the lines through the cell and counts the others
     // in bulk; the same rules with a first test the pass does not know walk

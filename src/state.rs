@@ -540,9 +540,9 @@ impl Seq {
         // The common case, before counting the whole zone: the first
         // pieces are the ones asked for.
         if n == 1 && self.head.last() == Some(&k) {
-            // A draw: one piece, the first.
+            // A draw: one piece, the first. The zone stays in its
+            // canonical form (nothing else changes), so no `settle`.
             self.head.pop();
-            self.settle();
             return true;
         }
         let len = self.head.len();

@@ -577,8 +577,8 @@ pub fn transfer<const W: usize>(
 
 /// Where [`transfer_first`] puts the piece.
 pub enum Dest<const W: usize> {
-    /// A counted zone named in the rule: its id and player.
-    Counted(u16, Arg<W>),
+    /// A zone named in the rule (counted or ordered): its id and player.
+    Named(u16, Arg<W>),
     /// Any zone, by its zone word.
     Word(I<W>),
 }
@@ -598,7 +598,7 @@ pub fn transfer_first<const W: usize>(seq: usize, to: Dest<W>, at: Span, span: S
             _ => NONE16,
         };
         let (z2, p2) = match &to {
-            Dest::Counted(z, who) => {
+            Dest::Named(z, who) => {
                 let p = who.get(cx);
                 check!(cx);
                 (*z, p as u8)

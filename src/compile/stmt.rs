@@ -476,9 +476,11 @@ impl<const W: usize> Compiler<'_, W> {
                 ) = (count, kind, self.fixed_seq(from))
                 {
                     if self.fixed_seq(&args[0]) == Some(seq) {
-                        let to = match self.counted_zone(to) {
-                            Some((z, p)) => effect::Dest::Counted(z, self.arg_of(p)),
-                            None => effect::Dest::Word(self.word(to)),
+                        // A zone named in the rule (counted or ordered): its
+                        // id and player, without a closure for its word.
+                        let to = match to {
+                            Expr::Zone(z, p) => effect::Dest::Named(*z, self.arg_of(p.as_deref())),
+                            _ => effect::Dest::Word(self.word(to)),
                         };
                         return effect::transfer_first(seq, to, *at, span);
                     }

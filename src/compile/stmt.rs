@@ -857,6 +857,13 @@ impl<const W: usize> Compiler<'_, W> {
         else {
             return None;
         };
+        // The operands' shapes first, so that nothing is compiled for a
+        // loop this does not take.
+        if !matches!(kind, Expr::Local(..) | Expr::Const(_))
+            || !matches!(count, None | Some(Expr::Const(_)))
+        {
+            return None;
+        }
         let (a, b) = (self.counted_zone(from)?, self.counted_zone(to)?);
         let is_q = |p: Option<&Expr>| match p {
             Some(Expr::Local(s, _)) => self.var(*s) == Var::W(q),

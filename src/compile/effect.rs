@@ -1272,16 +1272,8 @@ pub fn for_kinds<const W: usize>(
         if pl == NONE8 {
             return Ctl::Next;
         }
-        let (base, kinds) = (cx.t.counter(z, pl, 0), cx.t.kinds);
-        let mut i = 0usize;
-        while let Some(j) =
-            cx.st.data.get(base + i..base + kinds).and_then(|c| c.iter().position(|&n| n > 0))
-        {
-            let k = i + j;
-            i = k + 1;
-            if let Some(ctl) = for_round(cx, var, k as i64, &filter, &body, span) {
-                return ctl;
-            }
+        if let Some(ctl) = walk_kinds(cx, z, pl, var, &filter, &body, span) {
+            return ctl;
         }
         if cx.fr.err.is_some() {
             Ctl::Error
@@ -1289,6 +1281,33 @@ pub fn for_kinds<const W: usize>(
             Ctl::Next
         }
     })
+}
+
+/// The rounds of [`for_kinds`] over zone `z` of player `pl`: each kind
+/// with pieces in order, the counters read again after every round.
+/// `Some`: the loop stops with that.
+#[inline(always)]
+fn walk_kinds<const W: usize>(
+    cx: &mut Cx<'_, W>,
+    z: u16,
+    pl: u8,
+    var: Var,
+    filter: &Option<B<W>>,
+    body: &[StmtFn<W>],
+    span: Span,
+) -> Option<Ctl> {
+    let (base, kinds) = (cx.t.counter(z, pl, 0), cx.t.kinds);
+    let mut i = 0usize;
+    while let Some(j) =
+        cx.st.data.get(base + i..base + kinds).and_then(|c| c.iter().position(|&n| n > 0))
+    {
+        let k = i + j;
+        i = k + 1;
+        if let Some(ctl) = for_round(cx, var, k as i64, filter, body, span) {
+            return Some(ctl);
+        }
+    }
+    None
 }
 
 /// `for q in players { for k in Z(q) where F { ... } }` (see
@@ -1311,16 +1330,8 @@ pub fn for_players_kinds<const W: usize>(
             if !tick(cx, outer) {
                 return Ctl::Error;
             }
-            let (base, kinds) = (cx.t.counter(z, pl as u8, 0), cx.t.kinds);
-            let mut i = 0usize;
-            while let Some(j) =
-                cx.st.data.get(base + i..base + kinds).and_then(|c| c.iter().position(|&n| n > 0))
-            {
-                let k = i + j;
-                i = k + 1;
-                if let Some(ctl) = for_round(cx, var, k as i64, &filter, &body, inner) {
-                    return ctl;
-                }
+            if let Some(ctl) = walk_kinds(cx, z, pl as u8, var, &filter, &body, inner) {
+                return ctl;
             }
             if cx.fr.err.is_some() {
                 return Ctl::Error;

@@ -817,10 +817,8 @@ impl<const W: usize> Compiler<'_, W> {
         body: &[Stmt],
         span: Span,
     ) -> Option<effect::StmtFn<W>> {
-        let (Expr::Const(Value::Players), None, Var::W(q)) = (domain, filter, var) else {
-            return None;
-        };
-        let [Stmt { kind: StmtKind::For { slot, domain, filter, body }, span: inner }] = body
+        let (q, Stmt { kind: StmtKind::For { slot, domain, filter, body }, span: inner }) =
+            players_loop(var, domain, filter, body)?
         else {
             return None;
         };
@@ -850,10 +848,8 @@ impl<const W: usize> Compiler<'_, W> {
         body: &[Stmt],
         span: Span,
     ) -> Option<effect::StmtFn<W>> {
-        let (Expr::Const(Value::Players), None, Var::W(q)) = (domain, filter, var) else {
-            return None;
-        };
-        let [Stmt { kind: StmtKind::Transfer { count, kind, from, to }, span: inner }] = body
+        let (q, Stmt { kind: StmtKind::Transfer { count, kind, from, to }, span: inner }) =
+            players_loop(var, domain, filter, body)?
         else {
             return None;
         };
@@ -916,5 +912,20 @@ impl<const W: usize> Compiler<'_, W> {
             Expr::Zone(z, p) if !self.t.zones.get(*z as usize)?.1 => Some((*z, p.as_deref())),
             _ => None,
         }
+    }
+}
+
+/// `for q in players { S }` without a filter, `q` a word local and `S`
+/// one statement: `q`'s word and `S` (the loops that
+/// `Compiler::players_kinds` and `Compiler::players_transfer` fuse).
+fn players_loop<'b>(
+    var: Var,
+    domain: &Expr,
+    filter: Option<&Expr>,
+    body: &'b [Stmt],
+) -> Option<(u16, &'b Stmt)> {
+    match (domain, filter, var, body) {
+        (Expr::Const(Value::Players), None, Var::W(q), [one]) => Some((q, one)),
+        _ => None,
     }
 }

@@ -336,10 +336,7 @@ impl<const W: usize> Compiler<'_, W> {
                     if let Some(who) = self.arg_in_place(p) {
                         // The kinds a counted zone holds, its player read in
                         // place.
-                        self.notes.push(
-                            "kinds in place: a `for` over a zone's kinds, its counters read directly"
-                                .into(),
-                        );
+                        self.notes.push(FOR_KINDS_NOTE.into());
                         let filter = filter.as_ref().map(|f| self.bool_(f));
                         let body = self.stmt_fns(body);
                         return effect::for_kinds(z, who, var, filter, body, span);
@@ -827,8 +824,7 @@ impl<const W: usize> Compiler<'_, W> {
         if pi != q {
             return None;
         }
-        self.notes
-            .push("kinds in place: a `for` over a zone's kinds, its counters read directly".into());
+        self.notes.push(FOR_KINDS_NOTE.into());
         self.notes.push("players' kinds: a `for` over the players of a `for` over each one's zone's kinds, as one loop".into());
         let filter = filter.as_ref().map(|f| self.bool_(f));
         let body = self.stmt_fns(body);
@@ -929,3 +925,8 @@ fn players_loop<'b>(
         _ => None,
     }
 }
+
+/// The note of a `for` over the kinds a counted zone holds, read in place
+/// (alone, or inside a loop over the players).
+const FOR_KINDS_NOTE: &str =
+    "kinds in place: a `for` over a zone's kinds, its counters read directly";

@@ -853,6 +853,68 @@ pub struct SiteInfo {
 /// The arms of an `either` that [`SiteInfo::counts_like`] looks among.
 pub const ALIKE_ARMS: usize = 8;
 
+/// How perft counts the moves of a position at its last ply without a
+/// search (pass 33, see `eval::leaf`): the turn begins with a `choose`
+/// among the kinds of a counted zone, or with an `either` whose arms each
+/// begin with one, each told in place with a sure tail whose zones are
+/// known at load. The count walks these and nothing else; wherever a
+/// check does not hold it gives up and the search counts.
+#[derive(Debug)]
+pub struct LeafCount {
+    /// The `either` the turn begins with (its arms are spent from the
+    /// budget first), if it does.
+    pub either: bool,
+    /// The `choose`s, in the order of the arms.
+    pub arms: Vec<LeafArm>,
+}
+
+/// One `choose` of a [`LeafCount`].
+#[derive(Debug)]
+pub struct LeafArm {
+    /// Its site (and sure tail's index).
+    pub site: u16,
+    /// The counted zone whose kinds are the options.
+    pub zone: u16,
+    /// Its player: a constant, or `me` (`None`).
+    pub player: Option<u8>,
+    /// An earlier arm that counts alike ([`SiteInfo::counts_like`]).
+    pub like: Option<u8>,
+}
+
+/// Pass 33: the [`LeafCount`] of a turn, where it has one (see there).
+fn leaf_count<const W: usize>(
+    turn: &Block<W>,
+    sites: &[SiteInfo],
+    sure: &[Option<SureTail<W>>],
+) -> Option<LeafCount> {
+    let (either, pcs) = match turn.ops.first()? {
+        stmt::Op::Either { site, arms, .. } if sites.get(*site as usize)?.arms_decide => {
+            (true, arms.clone())
+        }
+        stmt::Op::Choose(_) => (false, vec![0]),
+        _ => return None,
+    };
+    let arm = |pc: u32| {
+        let stmt::Op::Choose(c) = turn.ops.get(pc as usize)? else { return None };
+        let s = sites.get(c.site as usize)?;
+        let fit = s.counted_in_place
+            && s.tails_in_place
+            && s.sure
+            && !(s.lazy || s.chance || s.nbr)
+            && c.fast.is_none()
+            && sure.get(c.site as usize).is_some_and(Option::is_some);
+        let player = match c.kinds.as_ref()? {
+            (_, effect::Arg::Const(k)) => Some(*k as u8),
+            (_, effect::Arg::Me) => None,
+            _ => return None,
+        };
+        let zone = c.kinds.as_ref()?.0;
+        fit.then_some(LeafArm { site: c.site, zone, player, like: s.counts_like })
+    };
+    let arms = pcs.into_iter().map(arm).collect::<Option<Vec<_>>>()?;
+    Some(LeafCount { either, arms })
+}
+
 /// Whether the `choose`s at ops `a` and `b` of `turn` count alike (see
 /// [`SiteInfo::counts_like`]): each among the kinds of a counted zone
 /// told in place, the same zone and player; neither lazy, chance, nor
@@ -1064,6 +1126,9 @@ pub struct Program<const W: usize> {
     /// count them once, at its first position, for the overflow bound
     /// ([`crate::eval::search::Searcher::search_within`]).
     pub fixed_pieces: bool,
+    /// How perft counts a position's moves at its last ply without a
+    /// search (pass 33), where the turn allows it.
+    pub leaf_count: Option<LeafCount>,
     /// What each pass did, one line per use (for `tabula check --passes`
     /// style reports and tests).
     pub notes: Vec<String>,
@@ -1514,6 +1579,13 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Progr
         && !g.at_end.as_deref().is_some_and(adds)
         && (chance_tails.iter().flatten().any(|t| t.moves_pieces)
             || sure_tails.iter().flatten().any(|t| t.moves_pieces));
+    let leaf_count = if uses_memos { None } else { leaf_count(&turn, &sites, &sure_tails) };
+    if leaf_count.is_some() {
+        notes.push(
+            "leaf count: perft counts the moves at its last ply from the zone's counters and the sure tails, without a search"
+                .into(),
+        );
+    }
     let up = if face_up { None } else { self::face_up::<W>(g, limits) };
     if let Some(up) = &up {
         notes.push(
@@ -1546,6 +1618,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Progr
         chance_tails,
         sure_tails,
         fixed_pieces,
+        leaf_count,
         notes,
         id: {
             static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);

@@ -23,6 +23,7 @@
 //! interpreter (`crate::interp`) computes the same things by re-running the
 //! turn, and a test keeps the two equal.
 
+mod leaf;
 pub mod machine;
 pub mod search;
 
@@ -351,6 +352,9 @@ fn perft_w<const W: usize>(
     if s.outcome.is_some() {
         return Ok(0);
     }
+    if let Some(n) = leaf_count(p, s, depth, cx) {
+        return Ok(n);
+    }
     if s.turn() == Turn::Chance {
         // A chance node is not a move: every outcome counts, at the same
         // depth (or one, drawn, when sampling).
@@ -367,6 +371,22 @@ fn perft_w<const W: usize>(
         return Ok(nodes);
     }
     perft_stuck(p, s, depth, cx, level)
+}
+
+/// At perft's last ply, the moves of `s` counted without a search (pass
+/// 33, [`leaf::count`]), where the program and the position allow it.
+#[inline(always)]
+fn leaf_count<const W: usize>(
+    p: &Program<W>,
+    s: &State,
+    depth: u32,
+    cx: &PerftCx<W>,
+) -> Option<u64> {
+    let plan = p.leaf_count.as_ref().filter(|_| depth == 1)?;
+    if s.outcome.is_some() || s.pending.is_some() {
+        return None;
+    }
+    leaf::count(p, plan, s, cx.pieces)
 }
 
 /// Runs `search` with the searcher of depth `level` and a perft sink:
@@ -428,6 +448,9 @@ fn perft_own<const W: usize>(
 ) -> Result<u64, RunError> {
     if depth == 0 {
         return Ok(1);
+    }
+    if let Some(n) = leaf_count(p, s, depth, cx) {
+        return Ok(n);
     }
     let owned = p.owned_perft
         && s.outcome.is_none()

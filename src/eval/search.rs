@@ -1687,7 +1687,7 @@ impl<const W: usize> Searcher<W> {
     ) -> bool {
         let Some(Some(t)) = p.sure_tails.get(site as usize) else { return false };
         let pieces = self.sure_pieces(p, start, b, t);
-        sure_bound(p, t, pieces, &self.levels[b].fr)
+        sure_bound(p, t, pieces, self.levels[b].fr.steps)
     }
 
     /// The pieces a sure tail's bounds are asked with at level `b`: a
@@ -1711,17 +1711,17 @@ impl<const W: usize> Searcher<W> {
 /// The bounds of a sure tail (see [`sure_tail_holds`]): no zone can
 /// overflow, and the steps stay within the limit.
 #[inline(always)]
-fn sure_bound<const W: usize>(
+pub(super) fn sure_bound<const W: usize>(
     p: &Program<W>,
     t: &crate::compile::SureTail<W>,
     pieces: u64,
-    fr: &Frame<W>,
+    steps: u32,
 ) -> bool {
     if t.moves_pieces && pieces > u64::from(u16::MAX) {
         return false;
     }
     t.bound(pieces)
-        .is_some_and(|bound| u64::from(fr.steps).saturating_add(bound) <= u64::from(p.t.max_steps))
+        .is_some_and(|bound| u64::from(steps).saturating_add(bound) <= u64::from(p.t.max_steps))
 }
 
 /// Whether every option of a sure-tail decision now completes: the zones
@@ -1735,26 +1735,40 @@ fn sure_tail_holds<const W: usize>(
     lv: &mut Level<W>,
 ) -> bool {
     let LevelData { st, fr } = &mut **lv;
-    if !sure_bound(p, t, pieces, fr) {
+    if !sure_bound(p, t, pieces, fr.steps) {
         return false;
     }
     let mut cx = crate::compile::Cx { t: &p.t, st, fr };
     for z in &t.face_up {
-        match seq_of(&mut cx, z).and_then(|i| cx.st.seqs.get(i)) {
-            Some(q) if !q.any_hidden() => {}
-            _ => return false,
+        let i = seq_of(&mut cx, z);
+        if !face_up_holds(i.and_then(|i| cx.st.seqs.get(i))) {
+            return false;
         }
     }
     for (z, stops) in &t.until {
-        // Face up (the zone is one of `face_up`): its pieces are the known
-        // ones at either end.
-        let Some(q) = seq_of(&mut cx, z).and_then(|i| cx.st.seqs.get(i)) else { return false };
-        let stop = |k: &u16| stops.get(*k as usize).copied().unwrap_or(false);
-        if !(q.front().any(|k| stop(&k)) || q.back.iter().any(stop)) {
+        let i = seq_of(&mut cx, z);
+        if !until_holds(i.and_then(|i| cx.st.seqs.get(i)), stops) {
             return false;
         }
     }
     true
+}
+
+/// A zone that a sure tail reads the ends of (`None`: not an ordered
+/// zone) lies face up.
+#[inline(always)]
+pub(super) fn face_up_holds(q: Option<&crate::state::Seq>) -> bool {
+    q.is_some_and(|q| !q.any_hidden())
+}
+
+/// The zone of a sure tail's draw-until loop (`None`: not an ordered
+/// zone) holds a piece of a kind that stops it. Face up (the zone is one
+/// of the tail's `face_up`): its pieces are the known ones at either end.
+#[inline(always)]
+pub(super) fn until_holds(q: Option<&crate::state::Seq>, stops: &[bool]) -> bool {
+    let Some(q) = q else { return false };
+    let stop = |k: &u16| stops.get(*k as usize).copied().unwrap_or(false);
+    q.front().any(|k| stop(&k)) || q.back.iter().any(stop)
 }
 
 /// The sequence of an ordered zone of a rule in the run's position.

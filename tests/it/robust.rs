@@ -1376,6 +1376,9 @@ fn counting_moves_agrees_with_listing_them_under_every_limit() {
         // other: under some limits the first's sure tail holds and the
         // second's runs pass the limit.
         ("arms alike", crate::game_text(ARMS_ALIKE).expect("arms game"), true),
+        // A `choose` among the kinds of a constant player's hand: perft's
+        // last ply counts it from that player's counters (pass 33).
+        ("constant hand", crate::game_text(CONSTANT_HAND).expect("hand game"), false),
     ];
     let (mut errors, mut counts) = (0, 0);
     for (name, g, stack) in &games {
@@ -1450,6 +1453,48 @@ const RUN_RESTARTS_A_LOOP: &str = "players A, B\nboard square 3 by 3\npiece Ston
       }\n\
     }\n\
     on no moves { pass }";
+
+/// A turn that begins with a `choose` among the kinds of player B's
+/// hand, whoever moves (two kinds there, one in A's), before a draw until
+/// a stop card: its sure tail holds while the deck (face up) holds one.
+const CONSTANT_HAND: &str = "players A, B\n\
+    piece Red { stop: 1 }\n\
+    piece Blue { stop: 0 }\n\
+    zone deck shared ordered\n\
+    zone hand per player\n\
+    zone pile per player\n\
+    setup {\n\
+      add 3 Blue to deck\n\
+      add 2 Red to deck\n\
+      add Red to hand(B)\n\
+      add Blue to hand(B)\n\
+      add Red to hand(A)\n\
+    }\n\
+    turn {\n\
+      choose k in hand(B)\n\
+      move k from hand(B) to pile(me)\n\
+      while stop(first(deck)) == 0 {\n\
+        move first(deck) from deck to pile(me)\n\
+      }\n\
+      move first(deck) from deck to hand(B)\n\
+    }\n\
+    on no moves { draw }";
+
+/// Pass 33 is made for turns that begin with a `choose` among a counted
+/// zone's kinds, or an `either` of such arms, each with a sure tail whose
+/// zones are known at load (Bug Off!, in both its programs), and for no
+/// other turn.
+#[test]
+fn a_leaf_count_is_made_where_the_turn_allows() {
+    let leaf = |g: &Game| g.program().notes().iter().filter(|n| n.contains("leaf count")).count();
+    assert_eq!(leaf(&crate::game("bug_off.game")), 2, "Bug Off! and its face-up program");
+    assert_eq!(leaf(&crate::game_text(ARMS_ALIKE).expect("arms game")), 2);
+    assert_eq!(leaf(&crate::game_text(CONSTANT_HAND).expect("hand game")), 2);
+    assert_eq!(leaf(&draw_until("RRBRB", 0, "", false)), 2);
+    for name in ["bug.game", "boop.game", "tictactoe.game", "snekagon.game"] {
+        assert_eq!(leaf(&crate::game(name)), 0, "{name}");
+    }
+}
 
 /// Two arms of an `either` whose `choose`s count alike (`check --passes`
 /// says so): the kinds of the mover's hand, the same draw-until tail;

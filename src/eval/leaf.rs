@@ -1,0 +1,109 @@
+//! Pass 33 at run time: perft's count of a position's moves at its last
+//! ply, where the turn has a [`LeafCount`] — it begins with a `choose`
+//! among the kinds of a counted zone (`choose card in hand(me)`), or with
+//! an `either` whose arms each begin with one, each with a sure tail whose
+//! zones are known at load.
+//!
+//! A search counts such a position from its first decision
+//! (`Searcher::count_at`): it spends the arms from the turn's budget of
+//! choices, then per arm tells the options from the zone's counters
+//! (`machine::count_options`, counting them as steps), spends them, and
+//! asks the arm's sure tail (its bounds, then its zones), or for an arm
+//! that counts alike an earlier one (`SiteInfo::counts_like`) only its
+//! bounds. [`count`] asks the same questions of the position in the same
+//! order, with the same budget and steps, without a level, a frame or a
+//! searcher; where any of them would not hold (an error, a tail that
+//! does not hold, no move at all) it gives up, and the search counts as
+//! before, so its answers, errors included, are the search's.
+
+use crate::compile::{LeafCount, Program, ALIKE_ARMS};
+use crate::state::State;
+
+/// The moves of position `s` (a position at the start of a turn, not
+/// over, no turn under way) as a search would count them; `None` where
+/// the search must count (see the module's notes), and for no move.
+/// `pieces`: a bound on the pieces all zones hold, where the caller has
+/// one (`Program::fixed_pieces`), as the search is told it.
+#[inline]
+pub(super) fn count<const W: usize>(
+    p: &Program<W>,
+    plan: &LeafCount,
+    s: &State,
+    pieces: Option<u64>,
+) -> Option<u64> {
+    let mut budget = u64::from(p.t.max_choices);
+    let mut spend = |n: u64| {
+        budget = budget.checked_sub(n)?;
+        Some(())
+    };
+    if plan.either {
+        spend(plan.arms.len() as u64)?;
+    }
+    // The pieces the zones hold now (they are the pieces at the turn's
+    // start too), counted once if asked.
+    let mut now = None;
+    let mut pieces_for = |no_adds: bool| match (no_adds, pieces) {
+        (true, Some(n)) => n,
+        _ => *now.get_or_insert_with(|| s.zone_pieces(p.t.counter_base)),
+    };
+    let mut held = [None::<u64>; ALIKE_ARMS];
+    let mut total = 0;
+    for (i, arm) in plan.arms.iter().enumerate() {
+        let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
+        let like = arm.like.and_then(|l| held.get(l as usize).copied().flatten());
+        let n = match like {
+            // `Searcher::count_like`: as many as the earlier arm, the
+            // listing's steps and the budget spent, this tail's bounds.
+            Some(0) => 0,
+            Some(n) => {
+                let steps = u32::try_from(n).ok()?;
+                spend(n)?;
+                if !super::search::sure_bound(p, t, pieces_for(t.no_adds), steps) {
+                    return None;
+                }
+                n
+            }
+            // `Searcher::count_unlisted`: the kinds the zone holds, each a
+            // step; none is no move, else spent, then the sure tail (whose
+            // step bound also covers the listing's steps alone).
+            None => {
+                let player = arm.player.unwrap_or(s.current);
+                let counts = p.t.kind_counts(&s.data, arm.zone, player)?;
+                let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>();
+                if n > 0 {
+                    spend(u64::from(n))?;
+                    if !tail_holds(p, t, pieces_for(t.no_adds), n, s) {
+                        return None;
+                    }
+                }
+                if let Some(h) = held.get_mut(i) {
+                    *h = Some(u64::from(n));
+                }
+                u64::from(n)
+            }
+        };
+        total += n;
+    }
+    (total > 0).then_some(total)
+}
+
+/// `search::sure_tail_holds` at the start of a turn, `steps` taken: its
+/// zones are known at load ([`crate::compile::ZoneRef::Seq`]), read in
+/// the position.
+#[inline(always)]
+fn tail_holds<const W: usize>(
+    p: &Program<W>,
+    t: &crate::compile::SureTail<W>,
+    pieces: u64,
+    steps: u32,
+    s: &State,
+) -> bool {
+    use super::search::{face_up_holds, sure_bound, until_holds};
+    let seq = |z: &crate::compile::ZoneRef<W>| match z {
+        crate::compile::ZoneRef::Seq(i) => s.seqs.get(*i),
+        crate::compile::ZoneRef::Word(_) => None,
+    };
+    sure_bound(p, t, pieces, steps)
+        && t.face_up.iter().all(|z| face_up_holds(seq(z)))
+        && t.until.iter().all(|(z, stops)| until_holds(seq(z), stops))
+}

@@ -691,6 +691,8 @@ fn bundled_games_use_their_compile_passes() {
                 "face up: the rules without their reveals, for perft",
                 "face up: sure tail: the options of decision 5 (`card`) are moves",
                 "face up: arms alike: decision 6 (`card`) counts as the `choose` of arm 0",
+                "leaf count: perft counts the moves at its last ply",
+                "face up: leaf count: perft counts the moves at its last ply",
             ],
         ),
         (

@@ -1021,7 +1021,11 @@ impl State {
     #[inline(always)]
     pub(crate) fn copy_unpending(&mut self, src: &State) {
         self.data.copy_from_slice(&src.data);
-        self.bits.copy_from_slice(&src.bits);
+        // A game without a board has no occupancy sets: no call to copy
+        // nothing.
+        if !self.bits.is_empty() {
+            self.bits.copy_from_slice(&src.bits);
+        }
         if !self.seqs.is_empty() {
             for (a, b) in self.seqs.iter_mut().zip(&src.seqs) {
                 a.copy_from(b);

@@ -871,6 +871,8 @@ pub struct LeafCount {
 /// One `choose` of a [`LeafCount`].
 #[derive(Debug)]
 pub struct LeafArm {
+    /// Its op in the turn.
+    pub pc: u32,
     /// Its site (and sure tail's index).
     pub site: u16,
     /// The counted zone whose kinds are the options.
@@ -909,7 +911,7 @@ fn leaf_count<const W: usize>(
             _ => return None,
         };
         let zone = c.kinds.as_ref()?.0;
-        fit.then_some(LeafArm { site: c.site, zone, player, like: s.counts_like })
+        fit.then_some(LeafArm { pc, site: c.site, zone, player, like: s.counts_like })
     };
     let arms = pcs.into_iter().map(arm).collect::<Option<Vec<_>>>()?;
     Some(LeafCount { either, arms })

@@ -361,6 +361,9 @@ struct Extra<const W: usize> {
     opts: Options<W>,
     /// A playout's count (see [`Searcher::count_owned`]).
     trace: Trace<W>,
+    /// A playout's count by pass 33's plan (see
+    /// [`Searcher::count_planned`]): each arm's moves and how they are.
+    planned: Vec<(u64, How)>,
 }
 
 /// What a playout's count ([`Searcher::count_owned`]) keeps of each
@@ -662,6 +665,152 @@ impl<const W: usize> Searcher<W> {
             return Err(internal("a count kept the position it was to give back"));
         }
         n.map(|_| None)
+    }
+
+    /// [`Searcher::count_owned`] by pass 33's plan (`Program::leaf_count`)
+    /// where the program has one: the same count, with the same budget
+    /// and steps, asking each arm what the traced count asks (the kinds
+    /// held, as its listing counts them, spent, then the chance tail, then
+    /// the sure tail), without the trace, the lists or the walk. `None`
+    /// where a question does not hold (a limit passed, neither tail
+    /// holding, no move), the position back in `st`: the playout then
+    /// counts as before. [`Searcher::play_planned`] plays a move of it.
+    pub fn count_planned(
+        &mut self,
+        p: &Program<W>,
+        st: &mut Box<State>,
+        pieces: Option<u64>,
+    ) -> Result<Option<u64>, RunError> {
+        let Some(plan) = p.leaf_count.as_ref() else { return Ok(None) };
+        if !p.count_playouts || st.pending.is_some() {
+            return Ok(None);
+        }
+        if self.levels.is_empty() {
+            self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
+        }
+        std::mem::swap(&mut self.levels[0].st, st);
+        self.own_start(p, pieces);
+        let mut planned = self.extra.as_mut().map(|x| std::mem::take(&mut x.planned));
+        let found = self.count_plan(p, plan, planned.get_or_insert_with(Vec::new));
+        if let Some(x) = planned {
+            self.extra.get_or_insert_with(Box::default).planned = x;
+        }
+        match found {
+            Some(n) if n > 0 => Ok(Some(n)),
+            _ => {
+                if !self.give_back(st) {
+                    return Err(internal("a count kept the position it was to give back"));
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// The walk of [`Searcher::count_planned`] in the first level, each
+    /// arm's moves and how into `out`.
+    fn count_plan(
+        &mut self,
+        p: &Program<W>,
+        plan: &crate::compile::LeafCount,
+        out: &mut Vec<(u64, How)>,
+    ) -> Option<u64> {
+        out.clear();
+        let mut budget = self.budget;
+        let mut spend = |n: u64| {
+            budget = budget.checked_sub(u32::try_from(n).ok()?)?;
+            Some(())
+        };
+        if plan.either {
+            spend(plan.arms.len() as u64)?;
+        }
+        let mut total = 0;
+        for arm in &plan.arms {
+            let st = &self.levels[0].st;
+            let player = arm.player.unwrap_or(st.current);
+            let counts = p.t.kind_counts(&st.data, arm.zone, player)?;
+            // As many options as kinds held, each a step of the listing
+            // (which the tails' step bounds below cover).
+            let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>();
+            let how = if n == 0 {
+                How::Run
+            } else {
+                spend(u64::from(n))?;
+                let s = p.sites.get(arm.site as usize)?;
+                self.levels[0].fr.steps = n;
+                let how = if s.chance_tail && self.chance_tail_ready(p, None, 0, arm.pc) {
+                    Some(How::ToChance)
+                } else if self.sure_tail_holds(p, None, 0, arm.site) {
+                    Some(How::Run)
+                } else {
+                    None
+                };
+                self.levels[0].fr.steps = 0;
+                how?
+            };
+            out.push((u64::from(n), how));
+            total += u64::from(n);
+        }
+        Some(total)
+    }
+
+    /// Plays move `i` of the count just made by [`Searcher::count_planned`]
+    /// (which found more than `i` moves) on the position it holds, as
+    /// [`Searcher::play_counted`] plays it from the traced count: the arm
+    /// that holds move `i` bound, the steps as that count leaves them for
+    /// it (the listing's, but after an `either` whose level a group would
+    /// lend its arms, `SiteInfo::groups`), then the kind, the zone's held
+    /// kinds in their listed order, run to the end of the turn or to
+    /// chance, which `rng` decides. The position after the move goes to
+    /// `out`, which held a spare.
+    pub fn play_planned(
+        &mut self,
+        p: &Program<W>,
+        i: u64,
+        rng: &mut crate::rng::Rng,
+        out: &mut Box<State>,
+    ) -> Result<(), RunError> {
+        self.root = 0;
+        let Searcher { levels, extra, path, .. } = self;
+        let (Some(lv), Some(x), Some(plan)) =
+            (levels.first_mut(), extra.as_deref_mut(), p.leaf_count.as_ref())
+        else {
+            return Err(internal("a move played without a count"));
+        };
+        let searched = (lv.st.ply, lv.st.current);
+        path.clear();
+        let (mut a, mut i) = (0, i);
+        while let Some(&(n, _)) = x.planned.get(a) {
+            if i < n {
+                break;
+            }
+            i -= n;
+            a += 1;
+        }
+        let (Some(arm), Some(&(n, how))) = (plan.arms.get(a), x.planned.get(a)) else {
+            return Err(internal("a move counted was not found"));
+        };
+        let mut owned = true;
+        if plan.either {
+            let site = site_at(&p.turn, 0);
+            push_pick(path, site, Pick::W(a as i64));
+            bind(p, &p.turn, 0, &mut lv.st, &mut lv.fr, Pick::W(a as i64));
+            owned = !p.sites.get(site as usize).is_some_and(|s| s.groups);
+        }
+        lv.fr.steps = if owned { n as u32 } else { 0 };
+        let player = arm.player.unwrap_or(lv.st.current);
+        let kind =
+            p.t.kind_counts(&lv.st.data, arm.zone, player)
+                .and_then(|c| c.iter().enumerate().filter(|(_, &c)| c != 0).nth(i as usize))
+                .map(|(k, _)| k as i64);
+        let Some(kind) = kind else { return Err(internal("a move counted was not found")) };
+        let turn = (p.t.players, searched, &[][..]);
+        match how {
+            How::ToChance => {
+                let pc = to_chance(p, lv, arm.pc, Pick::W(kind), path)?;
+                chance_to_end(p, lv, pc, path, &mut x.opts, rng, turn, out)
+            }
+            _ => finish_into(p, lv, arm.pc, Pick::W(kind), p.t.players, out),
+        }
     }
 
     /// Plays move `i` of the count just made ([`Searcher::count_owned`],

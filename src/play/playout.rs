@@ -189,15 +189,25 @@ fn playout_w<const W: usize>(
         // moves are drawn among candidates (kept with it).
         let owned = p.owned_search && s.pending.is_none() && plies < max_plies && !draws;
         if owned {
-            let counted =
-                if p.count_playouts { searcher.count_owned(p, &mut s, pieces)? } else { None };
-            if let Some(n) = counted {
+            // By pass 33's plan where it answers, else traced.
+            let counted = match p.count_playouts {
+                true => match searcher.count_planned(p, &mut s, pieces)? {
+                    Some(n) => Some((n, true)),
+                    None => searcher.count_owned(p, &mut s, pieces)?.map(|n| (n, false)),
+                },
+                false => None,
+            };
+            if let Some((n, planned)) = counted {
                 // The moves counted, one drawn as from their list, and
                 // only that one played: the course a search's list takes
                 // (the same draws, the same move), without the list.
                 branching += n;
                 let i = rng.below(n as usize);
-                searcher.play_counted(p, i as u64, rng, &mut s)?;
+                if planned {
+                    searcher.play_planned(p, i as u64, rng, &mut s)?;
+                } else {
+                    searcher.play_counted(p, i as u64, rng, &mut s)?;
+                }
                 plies += 1;
                 moved = s.ply == turn_ply;
                 turn_ply = s.ply;

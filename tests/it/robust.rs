@@ -1645,8 +1645,8 @@ const PAIRS: &str = "players A, B\nboard square 3 by 3\npiece Stone\npiece Red\n
 /// (`Program::count_playouts`) takes the course of one that lists them
 /// (the same rules behind a `let` before the first decision, which counts
 /// no step: the search then lists every move), under every limit of
-/// steps: the same plies, branching, result and last position, or the
-/// same error. The last position of the rules behind the `let` is the
+/// steps and of choices: the same plies, branching, result and last
+/// position, or the same error. The last position of the rules behind the `let` is the
 /// same, as the `let`'s local is no part of a position.
 #[test]
 fn a_counted_playout_takes_the_listed_course_under_every_limit() {
@@ -1666,6 +1666,10 @@ fn a_counted_playout_takes_the_listed_course_under_every_limit() {
         ("breakthrough", breakthrough, false, 37),
         ("stops", STOPS.to_string(), false, 1),
         ("pairs", PAIRS.to_string(), false, 1),
+        // Counted by pass 33's plan: a face-down deck (the arms' chance
+        // tails) and a stacked one (their sure tails).
+        ("arms alike", ARMS_ALIKE.to_string(), false, 1),
+        ("arms alike stacked", ARMS_ALIKE.to_string(), true, 1),
     ];
     let (mut errors, mut runs) = (0, 0);
     for (name, text, stack, every) in &cases {
@@ -1679,11 +1683,12 @@ fn a_counted_playout_takes_the_listed_course_under_every_limit() {
             if *stack {
                 s.stack(&g, &mut Rng::new(seed)).expect("stacked");
             }
-            let limits = (1..600).step_by(*every).chain([2_000_000]);
-            for steps in limits {
-                let lim = tabula::compile::Limits { steps, ..Default::default() };
+            let most = 2_000_000;
+            let limits = (1..600).step_by(*every).chain([most]).map(|k| (k, most));
+            for (steps, choices) in limits.chain((1..12).map(|k| (most, k))) {
+                let lim = tabula::compile::Limits { steps, choices };
                 let (g, l) = (g.with_limits(lim), l.with_limits(lim));
-                let ctx = format!("{name}, seed {seed}, {steps} steps");
+                let ctx = format!("{name}, seed {seed}, {steps} steps, {choices} choices");
                 let a = tabula::playout(&g, &s, &mut Rng::new(seed + 5), 60);
                 let b = tabula::playout(&l, &s, &mut Rng::new(seed + 5), 60);
                 match (a, b) {

@@ -599,15 +599,23 @@ impl<const W: usize> Searcher<W> {
         if !p.owned_search || st.pending.is_some() {
             return Err(internal("an owned search of a turn that does not allow it"));
         }
+        self.hold(p, st, pieces);
+        if self.count_into(p, None, sink)? {
+            return Ok(());
+        }
+        self.explore(p, None, 0, 0, sink, true).map(|_| ())
+    }
+
+    /// Moves the position in `st` into the first level (made if there is
+    /// none), a spare into `st`, and starts an owned search there
+    /// ([`Searcher::own_start`]).
+    #[inline(always)]
+    fn hold(&mut self, p: &Program<W>, st: &mut Box<State>, pieces: Option<u64>) {
         if self.levels.is_empty() {
             self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
         }
         std::mem::swap(&mut self.levels[0].st, st);
         self.own_start(p, pieces);
-        if self.count_into(p, None, sink)? {
-            return Ok(());
-        }
-        self.explore(p, None, 0, 0, sink, true).map(|_| ())
     }
 
     /// The start of an owned search, its position in the first level:
@@ -646,11 +654,7 @@ impl<const W: usize> Searcher<W> {
         if !p.count_playouts || st.pending.is_some() {
             return Ok(None);
         }
-        if self.levels.is_empty() {
-            self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
-        }
-        std::mem::swap(&mut self.levels[0].st, st);
-        self.own_start(p, pieces);
+        self.hold(p, st, pieces);
         if p.uses_memos {
             self.memos_to(0);
         }
@@ -685,11 +689,7 @@ impl<const W: usize> Searcher<W> {
         if !p.count_playouts || st.pending.is_some() {
             return Ok(None);
         }
-        if self.levels.is_empty() {
-            self.levels.push(Box::new(LevelData { st: st.clone(), fr: p.new_frame() }));
-        }
-        std::mem::swap(&mut self.levels[0].st, st);
-        self.own_start(p, pieces);
+        self.hold(p, st, pieces);
         let mut planned = self.extra.as_mut().map(|x| std::mem::take(&mut x.planned));
         let found = self.count_plan(p, plan, planned.get_or_insert_with(Vec::new));
         if let Some(x) = planned {

@@ -584,6 +584,14 @@
 //!     frame. Wherever a question would not hold (the budget or step limit
 //!     passed, a tail that does not hold, no move at all) it gives up and
 //!     the search counts, so the counts and errors are the search's.
+//!     Above the last ply, where every arm with options has its sure
+//!     tail holding and the budget allows them all (`leaf::walkable`),
+//!     perft walks the plan's moves itself (`eval::perft_planned`): each
+//!     arm's held kinds in their listed order, each completed in a copy
+//!     of the position as the perft sink completes a lazy decision's
+//!     options (the arm's frame as the search leaves it: fresh, the
+//!     listing's steps taken), then counted below — without the search's
+//!     walk to the arms, their copies and listings.
 //!     A playout that counts its moves (`Program::count_playouts`) counts
 //!     by the same plan where it answers (`Searcher::count_planned`,
 //!     asking each arm what the traced count asks: the chance tail, then
@@ -591,10 +599,11 @@
 //!     (`Searcher::play_planned`: the arm, the steps the traced count
 //!     leaves, the kind in listed order), with no trace, list or walk;
 //!     else it counts with the trace as before. Games: Bug Off!
-//!     (callgrind, `perft 8` from the bench's deal 481.1M → 410.7M; about
-//!     750 instructions a counted position before, 300 after; 2,000
-//!     playouts 341.2M → 250.7M), any card game whose turn plays a card
-//!     from a hand.
+//!     (callgrind, `perft 8` from the bench's deal 481.1M → 410.7M for
+//!     the last ply, about 750 instructions a counted position before,
+//!     300 after; 405.8M → 331.8M for the walk above it; 2,000 playouts
+//!     341.2M → 250.7M), any card game whose turn plays a card from a
+//!     hand.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes

@@ -107,3 +107,51 @@ fn tail_holds<const W: usize>(
         && t.face_up.iter().all(|z| face_up_holds(seq(z)))
         && t.until.iter().all(|(z, stops)| until_holds(seq(z), stops))
 }
+
+/// Whether perft below position `s` may walk the plan's moves itself
+/// ([`moves`]): every arm's options, as the search lists them (the kinds
+/// held, each a step), fit the budget, and each arm with options has its
+/// sure tail holding, with the listing's steps taken. The search would
+/// then hand every arm's options over unrun (a sure tail; the chance
+/// tail, whose zone end is face down, cannot hold with it) in this order,
+/// spending the same budget: nothing it asks later can differ. `None`
+/// where not (the search walks, raising any error itself), or there is no
+/// move; else each arm's options (at most [`ALIKE_ARMS`] arms).
+pub(super) fn walkable<const W: usize>(
+    p: &Program<W>,
+    plan: &LeafCount,
+    s: &State,
+    pieces: Option<u64>,
+) -> Option<[u32; ALIKE_ARMS]> {
+    let mut out = [0; ALIKE_ARMS];
+    if p.reads_start || p.group_lists || plan.arms.len() > ALIKE_ARMS {
+        return None;
+    }
+    let mut budget = u64::from(p.t.max_choices);
+    let mut spend = |n: u64| {
+        budget = budget.checked_sub(n)?;
+        Some(())
+    };
+    if plan.either {
+        spend(plan.arms.len() as u64)?;
+    }
+    let mut now = None;
+    let mut pieces_for = |no_adds: bool| match (no_adds, pieces) {
+        (true, Some(n)) => n,
+        _ => *now.get_or_insert_with(|| s.zone_pieces(p.t.counter_base)),
+    };
+    for (arm, slot) in plan.arms.iter().zip(&mut out) {
+        let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
+        let player = arm.player.unwrap_or(s.current);
+        let counts = p.t.kind_counts(&s.data, arm.zone, player)?;
+        let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>();
+        if n > 0 {
+            spend(u64::from(n))?;
+            if !tail_holds(p, t, pieces_for(t.no_adds), n, s) {
+                return None;
+            }
+        }
+        *slot = n;
+    }
+    out.iter().any(|&n| n > 0).then_some(out)
+}

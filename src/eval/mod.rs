@@ -355,6 +355,9 @@ fn perft_w<const W: usize>(
     if let Some(n) = leaf_count(p, s, depth, cx) {
         return Ok(n);
     }
+    if let Some(n) = perft_planned(p, s, depth, cx, level)? {
+        return Ok(n);
+    }
     if s.turn() == Turn::Chance {
         // A chance node is not a move: every outcome counts, at the same
         // depth (or one, drawn, when sampling).
@@ -387,6 +390,66 @@ fn leaf_count<const W: usize>(
         return None;
     }
     leaf::count(p, plan, s, cx.pieces)
+}
+
+/// Above perft's last ply, the nodes below `s` by pass 33's plan, where
+/// [`leaf::walkable`] says the search would hand every arm's options over
+/// unrun: each option (the arms in order, each arm's held kinds in their
+/// listed order) completed as the perft sink completes a lazy decision's
+/// options — in a copy of the position whose frame is the arm's as the
+/// search leaves it (fresh, the listing's steps taken), its tail run, the
+/// turn passed — and counted below, without the search's walk to the
+/// arms, their copies and listings. `None` where the plan does not walk
+/// (the search counts).
+fn perft_planned<const W: usize>(
+    p: &Program<W>,
+    s: &State,
+    depth: u32,
+    cx: &mut PerftCx<W>,
+    level: usize,
+) -> Result<Option<u64>, RunError> {
+    let Some(plan) = p.leaf_count.as_ref().filter(|_| depth > 1) else { return Ok(None) };
+    if s.outcome.is_some() || s.pending.is_some() {
+        return Ok(None);
+    }
+    let Some(counts) = leaf::walkable(p, plan, s, cx.pieces) else { return Ok(None) };
+    if cx.scratch.len() <= level {
+        cx.scratch.resize_with(level + 1, || None);
+    }
+    let mut lv = match cx.scratch[level].take() {
+        Some(lv) => lv,
+        None => Box::new(search::LevelData { st: Box::new(s.clone()), fr: p.new_frame() }),
+    };
+    let (mut nodes, mut leaves) = (0, 0);
+    let mut walk = || -> Result<(), RunError> {
+        for (arm, &n) in plan.arms.iter().zip(&counts) {
+            let player = arm.player.unwrap_or(s.current);
+            let held = p.t.kind_counts(&s.data, arm.zone, player).unwrap_or(&[]);
+            let kinds = held.iter().enumerate().filter(|(_, &c)| c != 0).map(|(k, _)| k);
+            for k in kinds {
+                lv.st.copy_from(s);
+                let fr = &mut lv.fr;
+                fr.epoch += 1;
+                fr.steps = n;
+                fr.err = None;
+                if !search::finish(p, arm.pc, machine::Pick::W(k as i64), &mut lv)? {
+                    continue;
+                }
+                leaves += 1;
+                search::advance(&mut lv.st, p.t.players);
+                search::settle(p, &mut lv.st)?;
+                nodes += perft_own(p, &mut lv.st, depth - 1, cx, level + 1)?;
+            }
+        }
+        Ok(())
+    };
+    let r = walk();
+    cx.scratch[level] = Some(lv);
+    r?;
+    if leaves == 0 {
+        return Ok(None);
+    }
+    Ok(Some(nodes))
 }
 
 /// Runs `search` with the searcher of depth `level` and a perft sink:
@@ -450,6 +513,9 @@ fn perft_own<const W: usize>(
         return Ok(1);
     }
     if let Some(n) = leaf_count(p, s, depth, cx) {
+        return Ok(n);
+    }
+    if let Some(n) = perft_planned(p, s, depth, cx, level)? {
         return Ok(n);
     }
     let owned = p.owned_perft

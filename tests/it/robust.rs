@@ -1641,6 +1641,83 @@ const PAIRS: &str = "players A, B\nboard square 3 by 3\npiece Stone\npiece Red\n
     }\n\
     on no moves { draw }";
 
+/// The `let` [`behind_a_let`] puts before a turn's first statement.
+const LET: &str = "\n let listed_ = 0";
+
+/// The rules of `text` with a `let` before the turn's first decision,
+/// which counts no step: the turn no longer begins with a decision, so a
+/// search lists every move and nothing is counted or walked by a plan.
+fn behind_a_let(text: &str) -> String {
+    assert_eq!(text.matches("turn {").count(), 1);
+    text.replacen("turn {", &format!("turn {{{LET}"), 1)
+}
+
+/// Errors `a` (of the rules in `text`) and `b` (of the same rules
+/// [`behind_a_let`]) are the same: the same message at the same
+/// statement, whose span the `let` moved.
+fn assert_same_error(text: &str, a: &tabula::RunError, b: &tabula::RunError, ctx: &str) {
+    let at = text.find("turn {").map_or(0, |i| i + "turn {".len()) as u32;
+    let moved = |x: u32| if x >= at { x - LET.len() as u32 } else { x };
+    assert_eq!(
+        (&a.message, a.span.start, a.span.end),
+        (&b.message, moved(b.span.start), moved(b.span.end)),
+        "{ctx}"
+    );
+}
+
+/// Perft above its last ply by pass 33's plan (each arm's options
+/// completed and counted below, without the search's walk to them)
+/// counts what the search counts, or raises its error, under every limit
+/// of steps and choices: the same rules behind a `let` (no plan) are the
+/// yardstick, `perft 2` and `perft 3` from positions along games with
+/// a face-up deck.
+#[test]
+fn perft_by_the_plan_agrees_with_the_search_under_every_limit() {
+    let bug_off =
+        std::fs::read_to_string(crate::root().join("games/bug_off.game")).expect("game file");
+    let cases = [("bug_off", bug_off, 23), ("arms alike", ARMS_ALIKE.to_string(), 1)];
+    let (mut errors, mut counts) = (0, 0);
+    for (name, text, every) in &cases {
+        let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+        let l = crate::game_text(&behind_a_let(text)).unwrap_or_else(|e| panic!("{e}"));
+        let leaf = |g: &Game| g.program().notes().iter().any(|n| n.contains("leaf count"));
+        assert!(leaf(&g) && !leaf(&l), "{name}");
+        for seed in 0..2 {
+            let mut s = State::initial_seeded(&g, seed).expect("setup");
+            s.stack(&g, &mut Rng::new(seed)).expect("stacked");
+            let mut rng = Rng::new(seed + 3);
+            for ply in 0..6 {
+                let most = 2_000_000;
+                let limits = (1..500).step_by(*every).chain([most]).map(|k| (k, most));
+                for (steps, choices) in limits.chain((1..30).map(|k| (most, k))) {
+                    let lim = tabula::compile::Limits { steps, choices };
+                    let (g, l) = (g.with_limits(lim), l.with_limits(lim));
+                    for depth in [2, 3] {
+                        let ctx = format!("{name} seed {seed} ply {ply}, {steps} steps, {choices} choices, perft {depth}");
+                        match (tabula::perft(&g, &s, depth), tabula::perft(&l, &s, depth)) {
+                            (Ok(a), Ok(b)) => {
+                                assert_eq!(a, b, "{ctx}");
+                                counts += 1;
+                            }
+                            (Err(a), Err(b)) => {
+                                assert_same_error(text, &a, &b, &ctx);
+                                errors += 1;
+                            }
+                            (a, b) => panic!("{ctx}: by the plan {a:?}, searched {b:?}"),
+                        }
+                    }
+                }
+                let moves = s.legal_moves(&g).expect("moves");
+                if moves.is_empty() {
+                    break;
+                }
+                s.play_unchecked(&g, &moves[rng.below(moves.len())]).expect("play");
+            }
+        }
+    }
+    assert!(errors > 100 && counts > 100, "{errors} errors, {counts} counts");
+}
+
 /// A playout that counts the moves and plays only the one it draws
 /// (`Program::count_playouts`) takes the course of one that lists them
 /// (the same rules behind a `let` before the first decision, which counts
@@ -1650,11 +1727,7 @@ const PAIRS: &str = "players A, B\nboard square 3 by 3\npiece Stone\npiece Red\n
 /// same, as the `let`'s local is no part of a position.
 #[test]
 fn a_counted_playout_takes_the_listed_course_under_every_limit() {
-    const LET: &str = "\n let listed_ = 0";
-    let listed = |text: &str| {
-        assert_eq!(text.matches("turn {").count(), 1);
-        text.replacen("turn {", &format!("turn {{{LET}"), 1)
-    };
+    let listed = behind_a_let;
     let file = |name: &str| {
         std::fs::read_to_string(crate::root().join("games").join(name)).expect("game file")
     };
@@ -1701,14 +1774,7 @@ fn a_counted_playout_takes_the_listed_course_under_every_limit() {
                         runs += 1;
                     }
                     (Err(a), Err(b)) => {
-                        // The same statement: its span moved by the `let`.
-                        let at = text.find("turn {").map_or(0, |i| i + "turn {".len()) as u32;
-                        let moved = |x: u32| if x >= at { x - LET.len() as u32 } else { x };
-                        assert_eq!(
-                            (&a.message, a.span.start, a.span.end),
-                            (&b.message, moved(b.span.start), moved(b.span.end)),
-                            "{ctx}"
-                        );
+                        assert_same_error(text, &a, &b, &ctx);
                         errors += 1;
                     }
                     (a, b) => panic!("{ctx}: counted {a:?}, listed {b:?}"),

@@ -19,6 +19,75 @@
 use crate::compile::{LeafCount, Program, ALIKE_ARMS};
 use crate::state::State;
 
+/// What the plan asks of one position at the start of a turn besides
+/// its zones: the budget left (the arms spent already, for an
+/// `either`), and the pieces the zones hold (they are the pieces at the
+/// turn's start too), counted once if asked.
+struct Asking<'a, const W: usize> {
+    p: &'a Program<W>,
+    s: &'a State,
+    budget: u64,
+    /// The caller's bound on the pieces (`Program::fixed_pieces`).
+    pieces: Option<u64>,
+    now: Option<u64>,
+}
+
+impl<'a, const W: usize> Asking<'a, W> {
+    /// The questions begun: `None` when the arms pass the budget.
+    #[inline(always)]
+    fn new(p: &'a Program<W>, plan: &LeafCount, s: &'a State, pieces: Option<u64>) -> Option<Self> {
+        let mut a = Asking { p, s, budget: u64::from(p.t.max_choices), pieces, now: None };
+        if plan.either {
+            a.spend(plan.arms.len() as u64)?;
+        }
+        Some(a)
+    }
+
+    /// `n` options taken from the budget; `None` past it.
+    #[inline(always)]
+    fn spend(&mut self, n: u64) -> Option<()> {
+        self.budget = self.budget.checked_sub(n)?;
+        Some(())
+    }
+
+    /// The pieces a sure tail's bounds are asked with, as the search asks
+    /// them (`Searcher::sure_pieces`): the caller's bound for a turn
+    /// without `add`, else the zones' pieces now.
+    #[inline(always)]
+    fn pieces(&mut self, no_adds: bool) -> u64 {
+        match (no_adds, self.pieces) {
+            (true, Some(n)) => n,
+            _ => *self.now.get_or_insert_with(|| self.s.zone_pieces(self.p.t.counter_base)),
+        }
+    }
+}
+
+impl<const W: usize> Asking<'_, W> {
+    /// Arm `arm`'s options (`t` its sure tail): the kinds its zone holds,
+    /// each a step of the listing; when there are some, spent and the sure
+    /// tail asked with those steps (its step bound covers the listing's
+    /// alone). `None` where that does not hold.
+    #[inline(always)]
+    fn options(
+        &mut self,
+        arm: &crate::compile::LeafArm,
+        t: &crate::compile::SureTail<W>,
+    ) -> Option<u32> {
+        let (p, s) = (self.p, self.s);
+        let player = arm.player.unwrap_or(s.current);
+        let counts = p.t.kind_counts(&s.data, arm.zone, player)?;
+        let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>();
+        if n > 0 {
+            self.spend(u64::from(n))?;
+            let pieces = self.pieces(t.no_adds);
+            if !tail_holds(p, t, pieces, n, s) {
+                return None;
+            }
+        }
+        Some(n)
+    }
+}
+
 /// The moves of position `s` (a position at the start of a turn, not
 /// over, no turn under way) as a search would count them; `None` where
 /// the search must count (see the module's notes), and for no move.
@@ -31,21 +100,7 @@ pub(super) fn count<const W: usize>(
     s: &State,
     pieces: Option<u64>,
 ) -> Option<u64> {
-    let mut budget = u64::from(p.t.max_choices);
-    let mut spend = |n: u64| {
-        budget = budget.checked_sub(n)?;
-        Some(())
-    };
-    if plan.either {
-        spend(plan.arms.len() as u64)?;
-    }
-    // The pieces the zones hold now (they are the pieces at the turn's
-    // start too), counted once if asked.
-    let mut now = None;
-    let mut pieces_for = |no_adds: bool| match (no_adds, pieces) {
-        (true, Some(n)) => n,
-        _ => *now.get_or_insert_with(|| s.zone_pieces(p.t.counter_base)),
-    };
+    let mut ask = Asking::new(p, plan, s, pieces)?;
     let mut held = [None::<u64>; ALIKE_ARMS];
     let mut total = 0;
     for (i, arm) in plan.arms.iter().enumerate() {
@@ -57,25 +112,16 @@ pub(super) fn count<const W: usize>(
             Some(0) => 0,
             Some(n) => {
                 let steps = u32::try_from(n).ok()?;
-                spend(n)?;
-                if !super::search::sure_bound(p, t, pieces_for(t.no_adds), steps) {
+                ask.spend(n)?;
+                if !super::search::sure_bound(p, t, ask.pieces(t.no_adds), steps) {
                     return None;
                 }
                 n
             }
-            // `Searcher::count_unlisted`: the kinds the zone holds, each a
-            // step; none is no move, else spent, then the sure tail (whose
-            // step bound also covers the listing's steps alone).
+            // `Searcher::count_unlisted`: the kinds the zone holds; none
+            // is no move.
             None => {
-                let player = arm.player.unwrap_or(s.current);
-                let counts = p.t.kind_counts(&s.data, arm.zone, player)?;
-                let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>();
-                if n > 0 {
-                    spend(u64::from(n))?;
-                    if !tail_holds(p, t, pieces_for(t.no_adds), n, s) {
-                        return None;
-                    }
-                }
+                let n = ask.options(arm, t)?;
                 if let Some(h) = held.get_mut(i) {
                     *h = Some(u64::from(n));
                 }
@@ -127,31 +173,10 @@ pub(super) fn walkable<const W: usize>(
     if p.reads_start || p.group_lists || plan.arms.len() > ALIKE_ARMS {
         return None;
     }
-    let mut budget = u64::from(p.t.max_choices);
-    let mut spend = |n: u64| {
-        budget = budget.checked_sub(n)?;
-        Some(())
-    };
-    if plan.either {
-        spend(plan.arms.len() as u64)?;
-    }
-    let mut now = None;
-    let mut pieces_for = |no_adds: bool| match (no_adds, pieces) {
-        (true, Some(n)) => n,
-        _ => *now.get_or_insert_with(|| s.zone_pieces(p.t.counter_base)),
-    };
+    let mut ask = Asking::new(p, plan, s, pieces)?;
     for (arm, slot) in plan.arms.iter().zip(&mut out) {
         let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
-        let player = arm.player.unwrap_or(s.current);
-        let counts = p.t.kind_counts(&s.data, arm.zone, player)?;
-        let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>();
-        if n > 0 {
-            spend(u64::from(n))?;
-            if !tail_holds(p, t, pieces_for(t.no_adds), n, s) {
-                return None;
-            }
-        }
-        *slot = n;
+        *slot = ask.options(arm, t)?;
     }
     out.iter().any(|&n| n > 0).then_some(out)
 }

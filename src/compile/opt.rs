@@ -604,6 +604,17 @@
 //!     300 after; 405.8M → 331.8M for the walk above it; 2,000 playouts
 //!     341.2M → 250.7M), any card game whose turn plays a card from a
 //!     hand.
+//! 34. **End kinds** ([`Compiler::end_kind_test`]). The test of a
+//!     `while` compiled as one closure that reads only the kind of one
+//!     zone's end piece (`while not bug(first(draw_pile))`: no local from
+//!     outside, no other read of the position, not even `me` but to name
+//!     the zone) is asked of every kind when the game loads; a kind whose
+//!     test took no step and raised nothing answers from that table, and
+//!     an empty or face-down end, or any other kind, asks the test
+//!     itself, so steps and errors are the test's. Only the rules without
+//!     reveals (pass 32) compile such a `while` as a closure. Games: Bug
+//!     Off! (the draw loop: callgrind, `perft 8` from the bench's deal
+//!     335.1M → 328.4M), any card game that draws until a kind of card.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -1881,6 +1892,77 @@ impl<const W: usize> Compiler<'_, W> {
                 fr.err.is_none() && !go_on
             })
             .collect()
+    }
+
+    /// Pass 34: `cond`, a test of the kind of one zone's end piece alone
+    /// (`not bug(first(draw_pile))`: no local from outside, no other read
+    /// of the position, not even `me` but to name the zone), as a table of
+    /// its value for each kind, made when the game loads: a kind whose test
+    /// takes no step and raises nothing reads its value there; an empty or
+    /// face-down end, or any other kind, asks the test itself. `None` for
+    /// any other condition.
+    pub fn end_kind_test(&mut self, cond: &Expr) -> Option<B<W>> {
+        let mut ends = Vec::new();
+        sure::ends_read(cond, &mut ends);
+        let (zone, front) = ends.first()?.clone();
+        let here = stable_zone(&zone)?;
+        if ends.iter().any(|(z, f)| *f != front || stable_zone(z) != Some(here)) {
+            return None;
+        }
+        let mut free = Vec::new();
+        free_locals(cond, &mut Vec::new(), &mut free);
+        let is_end = |e: &Expr| {
+            sure::zone_end(e).is_some_and(|(z, f)| f == front && stable_zone(z) == Some(here))
+        };
+        if !free.is_empty() || reads_state_but(cond, true, &is_end) {
+            return None;
+        }
+        let (z, who) = here;
+        let mut st = State::empty(self.g);
+        if !self.t.zones.get(z as usize).is_some_and(|x| x.1) {
+            return None;
+        }
+        // The zone's sequence: fixed, or `me`'s (`None`).
+        let fixed = match who {
+            ZonePlayer::Shared => Some(self.t.sequence(z, 0)),
+            ZonePlayer::Me => None,
+            ZonePlayer::Const(p) => Some(self.t.sequence(z, p)),
+        };
+        let i = fixed.unwrap_or_else(|| self.t.sequence(z, st.current));
+        if i >= st.seqs.len() {
+            return None;
+        }
+        let f = self.bool_(cond);
+        let mut fr = self.scratch_frame();
+        // 0 false, 1 true, 2 asked at run time.
+        let table: Box<[u8]> = (0..self.t.kinds)
+            .map(|k| {
+                st.seqs[i] = crate::state::Seq::from_parts(vec![k as u16], Vec::new(), Vec::new());
+                fr.err = None;
+                fr.steps = 0;
+                let v = f(&mut Cx { t: self.t, st: &mut st, fr: &mut fr });
+                if fr.err.is_none() && fr.steps == 0 {
+                    u8::from(v)
+                } else {
+                    2
+                }
+            })
+            .collect();
+        self.notes.push(
+            "end kind: a test of a zone's end piece's kind, from a table made at load".into(),
+        );
+        Some(Box::new(move |cx| {
+            let i = fixed.unwrap_or_else(|| cx.t.sequence(z, cx.st.current));
+            let end = cx.st.seqs.get(i).map(|q| if front { q.first() } else { q.last() });
+            if let Some(crate::state::End::Known(k)) = end {
+                match table.get(k as usize) {
+                    Some(0) => return false,
+                    Some(1) => return true,
+                    _ => {}
+                }
+            }
+            f(cx)
+        }))
     }
 
     /// A frame for evaluating expressions when the game is compiled.

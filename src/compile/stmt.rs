@@ -366,7 +366,10 @@ impl<const W: usize> Compiler<'_, W> {
                 effect::for_(coll, var, filter, body, span)
             }
             StmtKind::While { cond, body, .. } => {
-                let c = self.bool_(cond);
+                let c = match self.end_kind_test(cond) {
+                    Some(c) => c,
+                    None => self.bool_(cond),
+                };
                 let body = self.stmt_fns(body);
                 effect::while_(c, body, span)
             }

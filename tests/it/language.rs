@@ -693,6 +693,7 @@ fn bundled_games_use_their_compile_passes() {
                 "face up: arms alike: decision 6 (`card`) counts as the `choose` of arm 0",
                 "leaf count: perft counts the moves at its last ply",
                 "face up: leaf count: perft counts the moves at its last ply",
+                "face up: end kind: a test of a zone's end piece's kind, from a table",
             ],
         ),
         (

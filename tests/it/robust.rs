@@ -1718,6 +1718,83 @@ fn perft_by_the_plan_agrees_with_the_search_under_every_limit() {
     assert!(errors > 100 && counts > 100, "{errors} errors, {counts} counts");
 }
 
+/// Pass 34: a `while` whose test reads only the kind of a deck's top
+/// card answers from a table made at load for the kinds whose test takes
+/// no step and raises nothing, and asks the test itself for the others (a
+/// quantifier's steps, a division by zero) and for an empty deck. Perft
+/// from a face-up deck (which runs the rules without reveals, where the
+/// test is a closure) counts and fails as with the same test with `and
+/// me == me` appended (which reads `me`, so the pass leaves it alone),
+/// under every step limit, along games.
+#[test]
+fn a_test_of_the_top_card_answers_from_its_table_as_the_test_does() {
+    const MORE: &str = " and me == me";
+    let game = |test: &str| {
+        format!(
+            "players A, B\npiece Red {{ v: 1 }}\npiece Blue {{ v: 0 }}\npiece Gold {{ v: 2 }}\n\
+             zone deck shared ordered\nzone hand per player\nzone heap shared\n\
+             setup {{\n add 2 Red to deck\n add Gold to deck\n add 2 Blue to deck\n\
+               add Red to deck\n add Blue to deck\n\
+               for p in players {{ add Red to hand(p)  add Blue to hand(p)  add Gold to hand(p) }}\n}}\n\
+             turn {{\n choose c in hand(me)\n move c from hand(me) to heap\n\
+               while {test} {{\n move first(deck) from deck to heap\n }}\n\
+               if count(deck) > 0 {{ move first(deck) from deck to hand(next(me)) }}\n}}\n\
+             on no moves {{ draw }}"
+        )
+    };
+    let tests = [
+        "v(first(deck)) == 1",
+        "any j in kinds: j == first(deck) and v(j) == 1",
+        "4 / v(first(deck)) > 3",
+    ];
+    let (mut errors, mut counts) = (0, 0);
+    for test in tests {
+        let (a_text, b_text) = (game(test), game(&format!("{test}{MORE}")));
+        let a = crate::game_text(&a_text).unwrap_or_else(|e| panic!("{e}\n{a_text}"));
+        let b = crate::game_text(&b_text).unwrap_or_else(|e| panic!("{e}\n{b_text}"));
+        // Only the rules without reveals (perft from a face-up position)
+        // compile the test as a closure; with reveals it is ops.
+        let table =
+            |g: &Game| g.program().notes().iter().any(|n| n.starts_with("face up: end kind"));
+        assert!(table(&a) && !table(&b), "{test}");
+        // `b`'s spans after the appended words, where `a`'s are.
+        let at = (a_text.find(test).expect("test") + test.len()) as u32;
+        let moved = |x: u32| if x >= at + MORE.len() as u32 { x - MORE.len() as u32 } else { x };
+        for seed in 0..3 {
+            let mut s = State::initial_seeded(&a, seed).expect("setup");
+            let mut rng = Rng::new(seed);
+            for ply in 0..8 {
+                for steps in 1..60 {
+                    let lim = tabula::compile::Limits { steps, ..Default::default() };
+                    let ctx = format!("{test}, seed {seed}, ply {ply}, {steps} steps");
+                    let (x, y) = (a.with_limits(lim), b.with_limits(lim));
+                    match (tabula::perft(&x, &s, 2), tabula::perft(&y, &s, 2)) {
+                        (Ok(x), Ok(y)) => {
+                            assert_eq!(x, y, "{ctx}");
+                            counts += 1;
+                        }
+                        (Err(x), Err(y)) => {
+                            assert_eq!(
+                                (&x.message, x.span.start, x.span.end),
+                                (&y.message, moved(y.span.start), moved(y.span.end)),
+                                "{ctx}"
+                            );
+                            errors += 1;
+                        }
+                        (x, y) => panic!("{ctx}: by the table {x:?}, asked {y:?}"),
+                    }
+                }
+                let Ok(moves) = s.legal_moves(&a) else { break };
+                if moves.is_empty() {
+                    break;
+                }
+                s.play_unchecked(&a, &moves[rng.below(moves.len())]).expect("play");
+            }
+        }
+    }
+    assert!(errors > 100 && counts > 100, "{errors} errors, {counts} counts");
+}
+
 /// A playout that counts the moves and plays only the one it draws
 /// (`Program::count_playouts`) takes the course of one that lists them
 /// (the same rules behind a `let` before the first decision, which counts

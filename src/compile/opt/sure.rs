@@ -141,7 +141,7 @@ fn leaf_exprs(s: &Stmt) -> Vec<&Expr> {
 }
 
 /// `first(z)` / `last(z)` of a zone: the zone and whether it is the front.
-fn zone_end(e: &Expr) -> Option<(&Expr, bool)> {
+pub(super) fn zone_end(e: &Expr) -> Option<(&Expr, bool)> {
     match e {
         Expr::Builtin(f @ (Builtin::First | Builtin::Last), args, _)
             if matches!(args.first(), Some(Expr::Zone(..))) =>
@@ -153,7 +153,7 @@ fn zone_end(e: &Expr) -> Option<(&Expr, bool)> {
 }
 
 /// The ends of zones `e` reads (first or last pieces), outermost first.
-fn ends_read(e: &Expr, out: &mut Vec<(Expr, bool)>) {
+pub(super) fn ends_read(e: &Expr, out: &mut Vec<(Expr, bool)>) {
     if let Some((z, f)) = zone_end(e) {
         out.push((z.clone(), f));
     }

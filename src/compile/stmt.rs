@@ -686,7 +686,10 @@ impl<const W: usize> Compiler<'_, W> {
                         self.fused = Some(fused);
                         c
                     }
-                    None => self.bool_(cond),
+                    None => match self.end_kind_test(cond) {
+                        Some(c) => c,
+                        None => self.bool_(cond),
+                    },
                 };
                 ops.push(Op::Jump(0));
                 ops.push(Op::Tick(span));

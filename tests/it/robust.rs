@@ -1721,11 +1721,12 @@ fn perft_by_the_plan_agrees_with_the_search_under_every_limit() {
 /// Pass 34: a `while` whose test reads only the kind of a deck's top
 /// card answers from a table made at load for the kinds whose test takes
 /// no step and raises nothing, and asks the test itself for the others (a
-/// quantifier's steps, a division by zero) and for an empty deck. Perft
-/// from a face-up deck (which runs the rules without reveals, where the
-/// test is a closure) counts and fails as with the same test with `and
-/// me == me` appended (which reads `me`, so the pass leaves it alone),
-/// under every step limit, along games.
+/// quantifier's steps, a division by zero) and for an empty deck. The
+/// moves (the rules with reveals, where the test follows them in ops) and
+/// perft from a face-up deck (the rules without reveals, where the `while`
+/// is one closure) are those of the same test with `and me == me`
+/// appended (which reads `me`, so the pass leaves it alone), and so are
+/// the errors, under every step limit, along games.
 #[test]
 fn a_test_of_the_top_card_answers_from_its_table_as_the_test_does() {
     const MORE: &str = " and me == me";
@@ -1752,11 +1753,14 @@ fn a_test_of_the_top_card_answers_from_its_table_as_the_test_does() {
         let (a_text, b_text) = (game(test), game(&format!("{test}{MORE}")));
         let a = crate::game_text(&a_text).unwrap_or_else(|e| panic!("{e}\n{a_text}"));
         let b = crate::game_text(&b_text).unwrap_or_else(|e| panic!("{e}\n{b_text}"));
-        // Only the rules without reveals (perft from a face-up position)
-        // compile the test as a closure; with reveals it is ops.
-        let table =
-            |g: &Game| g.program().notes().iter().any(|n| n.starts_with("face up: end kind"));
-        assert!(table(&a) && !table(&b), "{test}");
+        // The rules with reveals (moves) and without (perft from a
+        // face-up position) both take the table.
+        let table = |g: &Game, up: &str| {
+            g.program().notes().iter().any(|n| n.starts_with(&format!("{up}end kind")))
+        };
+        for up in ["", "face up: "] {
+            assert!(table(&a, up) && !table(&b, up), "{test}");
+        }
         // `b`'s spans after the appended words, where `a`'s are.
         let at = (a_text.find(test).expect("test") + test.len()) as u32;
         let moved = |x: u32| if x >= at + MORE.len() as u32 { x - MORE.len() as u32 } else { x };
@@ -1768,20 +1772,28 @@ fn a_test_of_the_top_card_answers_from_its_table_as_the_test_does() {
                     let lim = tabula::compile::Limits { steps, ..Default::default() };
                     let ctx = format!("{test}, seed {seed}, ply {ply}, {steps} steps");
                     let (x, y) = (a.with_limits(lim), b.with_limits(lim));
+                    let same_error = |x: &tabula::RunError, y: &tabula::RunError| {
+                        assert_eq!(
+                            (&x.message, x.span.start, x.span.end),
+                            (&y.message, moved(y.span.start), moved(y.span.end)),
+                            "{ctx}"
+                        );
+                    };
                     match (tabula::perft(&x, &s, 2), tabula::perft(&y, &s, 2)) {
                         (Ok(x), Ok(y)) => {
                             assert_eq!(x, y, "{ctx}");
                             counts += 1;
                         }
                         (Err(x), Err(y)) => {
-                            assert_eq!(
-                                (&x.message, x.span.start, x.span.end),
-                                (&y.message, moved(y.span.start), moved(y.span.end)),
-                                "{ctx}"
-                            );
+                            same_error(&x, &y);
                             errors += 1;
                         }
                         (x, y) => panic!("{ctx}: by the table {x:?}, asked {y:?}"),
+                    }
+                    match (s.legal_moves(&x), s.legal_moves(&y)) {
+                        (Ok(x), Ok(y)) => assert_eq!(x, y, "{ctx}"),
+                        (Err(x), Err(y)) => same_error(&x, &y),
+                        (x, y) => panic!("{ctx}: moves by the table {x:?}, asked {y:?}"),
                     }
                 }
                 let Ok(moves) = s.legal_moves(&a) else { break };

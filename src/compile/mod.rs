@@ -883,6 +883,22 @@ pub struct LeafArm {
     pub like: Option<u8>,
 }
 
+impl LeafArm {
+    /// The counters of this arm's zone in position `s` (its player, or
+    /// the mover's), one per kind.
+    #[inline(always)]
+    pub fn counts<'s, const W: usize>(&self, t: &Tables<W>, s: &'s State) -> Option<&'s [u16]> {
+        t.kind_counts(&s.data, self.zone, self.player.unwrap_or(s.current))
+    }
+}
+
+/// How many kinds the counters `counts` hold: the options of a `choose`
+/// among them.
+#[inline(always)]
+pub fn kinds_held(counts: &[u16]) -> u32 {
+    counts.iter().map(|&n| u32::from(n != 0)).sum()
+}
+
 /// Pass 33: the [`LeafCount`] of a turn, where it has one (see there).
 fn leaf_count<const W: usize>(
     turn: &Block<W>,

@@ -74,9 +74,7 @@ impl<const W: usize> Asking<'_, W> {
         t: &crate::compile::SureTail<W>,
     ) -> Option<u32> {
         let (p, s) = (self.p, self.s);
-        let player = arm.player.unwrap_or(s.current);
-        let counts = p.t.kind_counts(&s.data, arm.zone, player)?;
-        let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>();
+        let n = crate::compile::kinds_held(arm.counts(&p.t, s)?);
         if n > 0 {
             self.spend(u64::from(n))?;
             let pieces = self.pieces(t.no_adds);

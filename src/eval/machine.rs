@@ -273,7 +273,7 @@ pub fn count_options<const W: usize>(
         crate::compile::effect::Arg::Fn(_) => return None,
     } as u8;
     let counts = p.t.kind_counts(&st.data, *z, pl)?;
-    let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>() as usize;
+    let n = crate::compile::kinds_held(counts) as usize;
     let steps = fr.steps.checked_add(n as u32).filter(|&s| s <= p.t.max_steps)?;
     fr.steps = steps;
     Some(n)

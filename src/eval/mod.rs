@@ -423,8 +423,7 @@ fn perft_planned<const W: usize>(
     let (mut nodes, mut leaves) = (0, 0);
     let mut walk = || -> Result<(), RunError> {
         for (arm, &n) in plan.arms.iter().zip(&counts) {
-            let player = arm.player.unwrap_or(s.current);
-            let held = p.t.kind_counts(&s.data, arm.zone, player).unwrap_or(&[]);
+            let held = arm.counts(&p.t, s).unwrap_or(&[]);
             let kinds = held.iter().enumerate().filter(|(_, &c)| c != 0).map(|(k, _)| k);
             for k in kinds {
                 lv.st.copy_from(s);

@@ -725,12 +725,10 @@ impl<const W: usize> Searcher<W> {
         }
         let mut total = 0;
         for arm in &plan.arms {
-            let st = &self.levels[0].st;
-            let player = arm.player.unwrap_or(st.current);
-            let counts = p.t.kind_counts(&st.data, arm.zone, player)?;
+            let counts = arm.counts(&p.t, &self.levels[0].st)?;
             // As many options as kinds held, each a step of the listing
             // (which the tails' step bounds below cover).
-            let n = counts.iter().map(|&n| u32::from(n != 0)).sum::<u32>();
+            let n = crate::compile::kinds_held(counts);
             let how = if n == 0 {
                 How::Run
             } else {
@@ -797,11 +795,10 @@ impl<const W: usize> Searcher<W> {
             owned = !p.sites.get(site as usize).is_some_and(|s| s.groups);
         }
         lv.fr.steps = if owned { n as u32 } else { 0 };
-        let player = arm.player.unwrap_or(lv.st.current);
-        let kind =
-            p.t.kind_counts(&lv.st.data, arm.zone, player)
-                .and_then(|c| c.iter().enumerate().filter(|(_, &c)| c != 0).nth(i as usize))
-                .map(|(k, _)| k as i64);
+        let kind = arm
+            .counts(&p.t, &lv.st)
+            .and_then(|c| c.iter().enumerate().filter(|(_, &c)| c != 0).nth(i as usize))
+            .map(|(k, _)| k as i64);
         let Some(kind) = kind else { return Err(internal("a move counted was not found")) };
         let turn = (p.t.players, searched, &[][..]);
         match how {

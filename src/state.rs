@@ -536,6 +536,7 @@ impl Seq {
 
     /// Takes the first `n` pieces of kind `k` (front first, then face-down
     /// ones, then the back); false, changing nothing, if there are fewer.
+    #[inline]
     pub fn take(&mut self, k: u16, n: usize) -> bool {
         // The common case, before counting the whole zone: the first
         // pieces are the ones asked for.
@@ -545,6 +546,12 @@ impl Seq {
             self.head.pop();
             return true;
         }
+        self.take_rest(k, n)
+    }
+
+    /// [`Seq::take`] but for a draw of the first piece.
+    #[inline(never)]
+    fn take_rest(&mut self, k: u16, n: usize) -> bool {
         let len = self.head.len();
         if len >= n && self.head[len - n..].iter().all(|&x| x == k) {
             self.head.truncate(len - n);

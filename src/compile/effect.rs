@@ -472,6 +472,7 @@ fn shift<const W: usize>(cx: &mut Cx<'_, W>, a: CellId, b: CellId, code: u16) {
 }
 
 /// Adds `n` pieces of kind `k` to zone `(z, p)` (at the end of an ordered zone).
+#[inline]
 fn zone_add<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64, span: Span) -> bool {
     // The limit is per kind in a counted zone, in all in an ordered one.
     let held = if cx.t.zones[z as usize].1 {

@@ -666,7 +666,7 @@ impl Seq {
     }
 
     /// Copies `o` into `self`, reusing buffers.
-    #[inline]
+    #[inline(always)]
     pub fn copy_from(&mut self, o: &Seq) {
         // Most of the three lists are empty on both sides: no call to copy
         // nothing.

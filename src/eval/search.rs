@@ -1689,6 +1689,9 @@ impl<const W: usize> Searcher<W> {
         let mut total = 0;
         let copy = depth + 1;
         let word = word_of(block, at);
+        if let (true, false, Some(set), Some(x)) = (PLAIN, p.uses_memos, cells, word) {
+            return self.count_cells(p, start, (b, at, depth, own), set, x);
+        }
         for i in 0..n {
             let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, i);
             let nb = if own && i + 1 == n {
@@ -1707,6 +1710,53 @@ impl<const W: usize> Searcher<W> {
             let lv = &mut self.levels[nb];
             let resume = bind_in(word, p, block, at, &mut lv.st, &mut lv.fr, pick);
             match run(p, block, &mut lv.st, &mut lv.fr, resume)? {
+                Stop::Done => total += 1,
+                Stop::Fail(_) => {}
+                Stop::Fork(next) => {
+                    match self.count_at::<false>(p, start, nb, next, depth + 1, true)? {
+                        Some((k, _)) => total += k,
+                        None => return Err(internal("a count of runs gave up")),
+                    }
+                }
+            }
+        }
+        Ok(total)
+    }
+}
+
+impl<const W: usize> Searcher<W> {
+    /// [`Searcher::count_runs_in`] of a plain level whose options are the
+    /// cells of `set`, each written into word `x` (a `choose` of a cell
+    /// with a set form): the same options in the same order, each bound
+    /// and run as there, without the general walk's questions per option.
+    #[inline(always)]
+    fn count_cells(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        (b, at, depth, own): (usize, u32, usize, bool),
+        mut set: Set<W>,
+        x: usize,
+    ) -> Result<u64, RunError> {
+        let block = &p.turn;
+        let n = self.opts[depth].len();
+        let copy = depth + 1;
+        let mut total = 0;
+        for i in 0..n {
+            let pick = set.pop().map_or(i64::MIN, i64::from);
+            let nb = if own && i + 1 == n {
+                b
+            } else if i > 0 {
+                let (lo, hi) = self.levels.split_at_mut(copy);
+                hi[0].copy_plain(&lo[b]);
+                copy
+            } else {
+                self.copy_level(b, copy);
+                copy
+            };
+            let lv = &mut self.levels[nb];
+            lv.fr.w[x] = pick;
+            match run(p, block, &mut lv.st, &mut lv.fr, at + 1)? {
                 Stop::Done => total += 1,
                 Stop::Fail(_) => {}
                 Stop::Fork(next) => {

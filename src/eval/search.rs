@@ -1694,33 +1694,69 @@ impl<const W: usize> Searcher<W> {
         }
         for i in 0..n {
             let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, i);
-            let nb = if own && i + 1 == n {
-                b
-            } else if PLAIN && i > 0 {
-                let (lo, hi) = self.levels.split_at_mut(copy);
-                hi[0].copy_plain(&lo[b]);
-                copy
-            } else {
-                self.copy_level(b, copy);
-                copy
-            };
+            let nb = self.option_level::<PLAIN>(b, copy, own && i + 1 == n, i);
             if p.uses_memos {
                 self.memos_to(nb);
             }
             let lv = &mut self.levels[nb];
             let resume = bind_in(word, p, block, at, &mut lv.st, &mut lv.fr, pick);
-            match run(p, block, &mut lv.st, &mut lv.fr, resume)? {
-                Stop::Done => total += 1,
-                Stop::Fail(_) => {}
-                Stop::Fork(next) => {
-                    match self.count_at::<false>(p, start, nb, next, depth + 1, true)? {
-                        Some((k, _)) => total += k,
-                        None => return Err(internal("a count of runs gave up")),
-                    }
+            self.run_counted(p, start, (nb, resume, depth), None, &mut total)?;
+        }
+        Ok(total)
+    }
+
+    /// The level option `i` of a count at level `b` runs in: `b` itself
+    /// (`last`, the walk's own level's last option), else the copy level
+    /// `copy`, made a copy of `b` for the first option and, when `PLAIN`,
+    /// given back only what a run may change for the others.
+    #[inline(always)]
+    fn option_level<const PLAIN: bool>(
+        &mut self,
+        b: usize,
+        copy: usize,
+        last: bool,
+        i: usize,
+    ) -> usize {
+        if last {
+            b
+        } else if PLAIN && i > 0 {
+            let (lo, hi) = self.levels.split_at_mut(copy);
+            hi[0].copy_plain(&lo[b]);
+            copy
+        } else {
+            self.copy_level(b, copy);
+            copy
+        }
+    }
+
+    /// The moves of an option bound in level `nb`, its run going on at
+    /// `resume`: one for a run that finishes the turn, none for one that
+    /// fails, the count of the decision it stops at (listed at `depth +
+    /// 1`).
+    #[inline(always)]
+    fn run_counted(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        (nb, resume, depth): (usize, u32, usize),
+        pick: Option<(usize, i64)>,
+        total: &mut u64,
+    ) -> Result<(), RunError> {
+        let lv = &mut self.levels[nb];
+        if let Some((x, w)) = pick {
+            lv.fr.w[x] = w;
+        }
+        match run(p, &p.turn, &mut lv.st, &mut lv.fr, resume)? {
+            Stop::Done => *total += 1,
+            Stop::Fail(_) => {}
+            Stop::Fork(next) => {
+                match self.count_at::<false>(p, start, nb, next, depth + 1, true)? {
+                    Some((k, _)) => *total += k,
+                    None => return Err(internal("a count of runs gave up")),
                 }
             }
         }
-        Ok(total)
+        Ok(())
     }
 }
 
@@ -1738,34 +1774,13 @@ impl<const W: usize> Searcher<W> {
         mut set: Set<W>,
         x: usize,
     ) -> Result<u64, RunError> {
-        let block = &p.turn;
         let n = self.opts[depth].len();
         let copy = depth + 1;
         let mut total = 0;
         for i in 0..n {
             let pick = set.pop().map_or(i64::MIN, i64::from);
-            let nb = if own && i + 1 == n {
-                b
-            } else if i > 0 {
-                let (lo, hi) = self.levels.split_at_mut(copy);
-                hi[0].copy_plain(&lo[b]);
-                copy
-            } else {
-                self.copy_level(b, copy);
-                copy
-            };
-            let lv = &mut self.levels[nb];
-            lv.fr.w[x] = pick;
-            match run(p, block, &mut lv.st, &mut lv.fr, at + 1)? {
-                Stop::Done => total += 1,
-                Stop::Fail(_) => {}
-                Stop::Fork(next) => {
-                    match self.count_at::<false>(p, start, nb, next, depth + 1, true)? {
-                        Some((k, _)) => total += k,
-                        None => return Err(internal("a count of runs gave up")),
-                    }
-                }
-            }
+            let nb = self.option_level::<true>(b, copy, own && i + 1 == n, i);
+            self.run_counted(p, start, (nb, at + 1, depth), Some((x, pick)), &mut total)?;
         }
         Ok(total)
     }

@@ -1729,10 +1729,11 @@ impl<const W: usize> Searcher<W> {
         }
     }
 
-    /// The moves of an option bound in level `nb`, its run going on at
-    /// `resume`: one for a run that finishes the turn, none for one that
-    /// fails, the count of the decision it stops at (listed at `depth +
-    /// 1`).
+    /// Adds to `total` the moves of an option in level `nb` (bound there,
+    /// or by writing `w` into word `x` first for `pick` `Some((x, w))`),
+    /// its run going on at `resume`: one for a run that finishes the turn,
+    /// none for one that fails, the count of the decision it stops at
+    /// (listed at `depth + 1`).
     #[inline(always)]
     fn run_counted(
         &mut self,

@@ -1114,13 +1114,29 @@ enum Guard<const W: usize> {
     Fn(P<W>),
 }
 
-impl<const W: usize> Guard<W> {
+/// A guard's set, as pass 9's rounds compute it: any [`Guard`], or one
+/// known when the game loads (the closure then made for it alone).
+trait GuardSet<const W: usize>: Send + Sync + 'static {
+    fn eval(&self, cx: &mut Cx<'_, W>, within: Set<W>) -> (Set<W>, bool);
+}
+
+impl<const W: usize> GuardSet<W> for Guard<W> {
     #[inline(always)]
     fn eval(&self, cx: &mut Cx<'_, W>, within: Set<W>) -> (Set<W>, bool) {
         match self {
             Guard::Leaf(l) => l.eval(cx),
             Guard::Fn(f) => f(cx, within),
         }
+    }
+}
+
+/// The guard `occupied(x)`.
+struct Occupied;
+
+impl<const W: usize> GuardSet<W> for Occupied {
+    #[inline(always)]
+    fn eval(&self, cx: &mut Cx<'_, W>, _: Set<W>) -> (Set<W>, bool) {
+        (occupied(cx), false)
     }
 }
 
@@ -4623,7 +4639,14 @@ impl<const W: usize> Compiler<'_, W> {
                     Some(_) => self.stmt_fns_then(&others, Some(test)),
                     None => self.stmt_fns_then(lets, Some(test)),
                 };
-                return Some(guarded_dirs(from, pred, x, cell_word, body, span));
+                return Some(match pred {
+                    // The commonest guard (`occupied(n)`), its set read
+                    // without a match.
+                    Guard::Leaf(Leaf::Occupied) => {
+                        guarded_dirs(from, Occupied, x, cell_word, body, span)
+                    }
+                    pred => guarded_dirs(from, pred, x, cell_word, body, span),
+                });
             }
         }
         // The leaf `let`s computed in the test's closure (pass 26).
@@ -4679,9 +4702,9 @@ impl<const W: usize> Compiler<'_, W> {
 /// general one ([`dirs_rounds`]): where no cell around the origin is in
 /// the guard's set, the rounds are passed over at once, in a few
 /// instructions.
-fn guarded_dirs<const W: usize>(
+fn guarded_dirs<const W: usize, G: GuardSet<W>>(
     from: GuardCell,
-    pred: Guard<W>,
+    pred: G,
     x: usize,
     cell_word: Option<usize>,
     body: Vec<super::effect::StmtFn<W>>,
@@ -4720,11 +4743,11 @@ fn guarded_dirs<const W: usize>(
 /// `body`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn dirs_rounds<const W: usize>(
+fn dirs_rounds<const W: usize, G: GuardSet<W>>(
     cx: &mut Cx<'_, W>,
     origin: impl Fn(&Cx<'_, W>) -> Option<crate::board::CellId>,
     guard: (Set<W>, bool),
-    pred: &Guard<W>,
+    pred: &G,
     x: usize,
     cell_word: Option<usize>,
     body: &[super::effect::StmtFn<W>],

@@ -623,7 +623,7 @@
 
 use super::expr::{bits_at, occupied, Compiler};
 use super::{Cx, Dom, Frame, Set, Var, B, I, P, S};
-use crate::board::NO_CELL;
+use crate::board::{CellId, NO_CELL};
 use crate::ir::{self, BinOp, Builtin, Expr, Quant, Slot, Stmt, StmtKind, Ty, UnOp, Value};
 use crate::state::State;
 use std::collections::BTreeSet;
@@ -4621,8 +4621,15 @@ impl<const W: usize> Compiler<'_, W> {
             }
             None => Box::new(move |cx| run_seq(cx, &then)),
         };
+        // The cell the rounds step from: a word local's (`Ok`) or a
+        // constant (`Err`).
+        let origin = match from {
+            GuardCell::StepFromSlot(i) => Some(Ok(i)),
+            GuardCell::StepFromConst(c) => Some(Err(c)),
+            GuardCell::Elem => None,
+        };
         if over_dirs && fixed_origin {
-            if let GuardCell::StepFromSlot(_) | GuardCell::StepFromConst(_) = from {
+            if let Some(origin) = origin {
                 // The rounds find the cell stepped to: they write it into
                 // the guard's `let` local themselves, and the other `let`s
                 // are computed in the test's closure (pass 26).
@@ -4639,13 +4646,16 @@ impl<const W: usize> Compiler<'_, W> {
                     Some(_) => self.stmt_fns_then(&others, Some(test)),
                     None => self.stmt_fns_then(lets, Some(test)),
                 };
-                return Some(match pred {
-                    // The commonest guard (`occupied(n)`), its set read
-                    // without a match.
-                    Guard::Leaf(Leaf::Occupied) => {
-                        guarded_dirs(from, Occupied, x, cell_word, body, span)
+                // The cell stepped from and the guard's set, each read
+                // without a match (the commonest guard, `occupied(n)`,
+                // by a closure of its own).
+                let parts = (x, cell_word, body, span);
+                return Some(match (pred, origin) {
+                    (Guard::Leaf(Leaf::Occupied), Ok(i)) => {
+                        guarded_dirs(move |cx| cx.fr.w[i] as CellId, Occupied, parts)
                     }
-                    pred => guarded_dirs(from, pred, x, cell_word, body, span),
+                    (pred, Ok(i)) => guarded_dirs(move |cx| cx.fr.w[i] as CellId, pred, parts),
+                    (pred, Err(c)) => guarded_dirs(move |_| c, pred, parts),
                 });
             }
         }
@@ -4701,22 +4711,23 @@ impl<const W: usize> Compiler<'_, W> {
 /// d)`, the guard about `n`) as a closure of its own, not a branch of the
 /// general one ([`dirs_rounds`]): where no cell around the origin is in
 /// the guard's set, the rounds are passed over at once, in a few
-/// instructions.
+/// instructions. `from` reads the cell stepped from and `pred` is the
+/// guard's set, each chosen when the game loads (a word local or a
+/// constant; `occupied(n)` or any guard), so that a call matches
+/// neither; `x` is the loop's local, `cell_word` the guard's `let`'s.
 fn guarded_dirs<const W: usize, G: GuardSet<W>>(
-    from: GuardCell,
+    from: impl Fn(&Cx<'_, W>) -> CellId + Send + Sync + 'static,
     pred: G,
-    x: usize,
-    cell_word: Option<usize>,
-    body: Vec<super::effect::StmtFn<W>>,
-    span: crate::source::Span,
+    (x, cell_word, body, span): (
+        usize,
+        Option<usize>,
+        Vec<super::effect::StmtFn<W>>,
+        crate::source::Span,
+    ),
 ) -> super::effect::StmtFn<W> {
     use super::effect::{tick_n, Ctl};
     Box::new(move |cx| {
-        let c = match from {
-            GuardCell::StepFromSlot(i) => cx.fr.w[i] as crate::board::CellId,
-            GuardCell::StepFromConst(c) => c,
-            GuardCell::Elem => return Ctl::Error,
-        };
+        let c = from(cx);
         let dirs = cx.t.dirs;
         let (set, at_none) = pred.eval(cx, cx.t.all);
         if dirs > 0 && !at_none && !cx.t.stepped_from(c, 0).meets(set) {

@@ -757,51 +757,66 @@ fn guarded_rounds_skipped_at_once_count_their_steps() {
     // round: under every step limit both give the same move list, or the
     // same step error at the same statement (a loop after it counts on),
     // on the empty board (every loop skipped at once) and after a few
-    // stones (some rounds run).
-    let text = |otherwise: &str| {
-        format!(
-            "game \"Guarded\"\nplayers A, B\nboard square 3 by 3 with 8 neighbours\n\
-             piece Stone \"s\"\n\
-             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
-               for d in dirs {{\n  let n = step(c, d)\n\
-                if occupied(n) and owner(n) != me {{\n   remove n\n  }}{otherwise}\n }}\n\
-               for k in range(1, 2) {{\n  let z = k\n }}\n}}\n"
-        )
-    };
-    // The same text but for the `else`, blanked out: spans line up.
-    let otherwise = " else {\n   let z = 0\n  }";
-    let blank: String = otherwise.chars().map(|c| if c == '\n' { c } else { ' ' }).collect();
-    let guarded = crate::game_text(&text(&blank)).unwrap_or_else(|e| panic!("{e}"));
-    let walked = crate::game_text(&text(otherwise)).unwrap_or_else(|e| panic!("{e}"));
-    let fired = |g: &tabula::Game| g.program().notes().iter().any(|n| n.starts_with("guarded"));
-    assert!(fired(&guarded) && !fired(&walked));
-    let empty = crate::start(&guarded);
-    let mut later = empty.clone();
-    for m in ["a1", "b2"] {
-        let mv = later.parse_move(&guarded, m).unwrap_or_else(|e| panic!("{m}: {e:?}"));
-        later = later.play(&guarded, &mv).unwrap_or_else(|e| panic!("{m}: {e:?}"));
-    }
-    let (mut errors, mut lists) = (0, 0);
-    for s in [&empty, &later] {
-        for steps in 1..120 {
-            let limits = tabula::compile::Limits { steps, ..Default::default() };
-            let ours = s.legal_moves(&guarded.with_limits(limits));
-            let theirs = s.legal_moves(&walked.with_limits(limits));
-            match (ours, theirs) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a, b, "limit {steps}");
-                    lists += 1;
+    // stones (some rounds run). Each way the pass reads the cell stepped
+    // from (a local, a constant) and its guard (`occupied(n)`, which has a
+    // closure of its own, another occupancy test, a set form of several)
+    // has a case; the moves and the positions after them are compared.
+    let cases = [
+        ("c", "occupied(n) and owner(n) != me"),
+        ("b2", "occupied(n) and owner(n) != me"),
+        ("c", "owner(n) == me"),
+        ("c", "owner(n) != me and occupied(n)"),
+        ("b2", "owner(n) != me and occupied(n)"),
+    ];
+    for (from, cond) in cases {
+        let text = |otherwise: &str| {
+            format!(
+                "game \"Guarded\"\nplayers A, B\nboard square 3 by 3 with 8 neighbours\n\
+                 piece Stone \"s\"\n\
+                 turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+                   for d in dirs {{\n  let n = step({from}, d)\n\
+                    if {cond} {{\n   remove n\n  }}{otherwise}\n }}\n\
+                   for k in range(1, 2) {{\n  let z = k\n }}\n}}\n"
+            )
+        };
+        // The same text but for the `else`, blanked out: spans line up.
+        let otherwise = " else {\n   let z = 0\n  }";
+        let blank: String = otherwise.chars().map(|c| if c == '\n' { c } else { ' ' }).collect();
+        let guarded = crate::game_text(&text(&blank)).unwrap_or_else(|e| panic!("{e}"));
+        let walked = crate::game_text(&text(otherwise)).unwrap_or_else(|e| panic!("{e}"));
+        let fired = |g: &tabula::Game| g.program().notes().iter().any(|n| n.starts_with("guarded"));
+        assert!(fired(&guarded) && !fired(&walked), "{from}, {cond}");
+        let empty = crate::start(&guarded);
+        let mut later = empty.clone();
+        for m in ["a1", "b2", "c3", "c2"] {
+            let mv = later.parse_move(&guarded, m).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+            let next = later.play(&guarded, &mv).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+            let by_walk = later.play(&walked, &mv).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+            assert_eq!(next.to_text(&guarded), by_walk.to_text(&walked), "{from}, {cond}: {m}");
+            later = next;
+        }
+        let (mut errors, mut lists) = (0, 0);
+        for s in [&empty, &later] {
+            for steps in 1..120 {
+                let limits = tabula::compile::Limits { steps, ..Default::default() };
+                let ours = s.legal_moves(&guarded.with_limits(limits));
+                let theirs = s.legal_moves(&walked.with_limits(limits));
+                match (ours, theirs) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a, b, "{from}, {cond}: limit {steps}");
+                        lists += 1;
+                    }
+                    (Err(a), Err(b)) => {
+                        assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
+                        assert!(a.message.contains("steps"), "limit {steps}: {}", a.message);
+                        errors += 1;
+                    }
+                    (a, b) => panic!("{from}, {cond}: limit {steps}: {a:?} against {b:?}"),
                 }
-                (Err(a), Err(b)) => {
-                    assert_eq!((&a.message, a.span.start), (&b.message, b.span.start));
-                    assert!(a.message.contains("steps"), "limit {steps}: {}", a.message);
-                    errors += 1;
-                }
-                (a, b) => panic!("limit {steps}: {a:?} against {b:?} walking every round"),
             }
         }
+        assert!(errors > 0 && lists > 0, "{from}, {cond}: {errors} errors, {lists} lists");
     }
-    assert!(errors > 0 && lists > 0, "{errors} errors, {lists} lists");
 }
 
 /// Under every step limit in `limits`, the moves of `ours` and of `walked`

@@ -513,6 +513,13 @@ pub enum Leaf {
 }
 
 impl Leaf {
+    /// [`Leaf::StepSlot`]'s word: `step(c, d)` of cell word `c` and
+    /// direction word `d`.
+    #[inline(always)]
+    pub fn step_slot<const W: usize>(cx: &Cx<'_, W>, c: usize, d: usize) -> i64 {
+        i64::from(cx.t.step(cx.fr.w[c] as CellId, cx.fr.w[d] as usize))
+    }
+
     /// The word, as the closure of the same expression computes it.
     #[inline(always)]
     pub fn eval<const W: usize>(self, cx: &Cx<'_, W>) -> i64 {
@@ -536,7 +543,7 @@ impl Leaf {
                 cx.t.props.get(cx.fr.w[k] as usize).and_then(|ps| ps.get(p)).copied().unwrap_or(0)
             }
             Leaf::StepConst(c, d) => i64::from(cx.t.step(cx.fr.w[c] as CellId, d)),
-            Leaf::StepSlot(c, d) => i64::from(cx.t.step(cx.fr.w[c] as CellId, cx.fr.w[d] as usize)),
+            Leaf::StepSlot(c, d) => Leaf::step_slot(cx, c, d),
         }
     }
 }

@@ -4912,6 +4912,12 @@ impl<const W: usize> Compiler<'_, W> {
             }
         };
         Some(match *lets {
+            // `let behind = step(n, d)`, the commonest, read without a
+            // match of the leaf.
+            [(j, super::expr::Leaf::StepSlot(c, d))] => Box::new(move |cx| {
+                cx.fr.w[j] = super::expr::Leaf::step_slot(cx, c, d);
+                switch(cx)
+            }),
             [(j, l)] => Box::new(move |cx| {
                 cx.fr.w[j] = l.eval(cx);
                 switch(cx)

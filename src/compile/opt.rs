@@ -156,7 +156,12 @@
 //!    31 a round of `guarded_dirs` writes the cell it found into the
 //!    `let n = step(c, d)` local itself, and that `let` is left out of
 //!    the round's statements: boop. `perft 4` 1,327.3M → 1,319.9M, 30
-//!    playouts 157.2M → 155.7M.
+//!    playouts 157.2M → 155.7M. Since session 35 `guarded_dirs` is made
+//!    for the forms known when the game loads — the cell stepped from (a
+//!    word local or a constant) and the guard's set (`GuardSet`:
+//!    `occupied(n)` has its own, any other guard reads `Guard`) — so a
+//!    call matches neither: boop. `perft 4` 1,199.8M → 1,146.1M, 200
+//!    playouts 728.2M → 709.5M.
 //! 10. **Element tests and lines as shifts** ([`ElemTest`]). A condition
 //!     `Q c in l: P(c)` about an element `l` (a line, a group, a placement)
 //!     of an outer collection, with `P` in set form and independent of `l`,

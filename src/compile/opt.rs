@@ -4863,7 +4863,7 @@ impl<const W: usize> Compiler<'_, W> {
         otherwise: &[Stmt],
         lets: &[(usize, super::expr::Leaf)],
     ) -> Option<super::effect::StmtFn<W>> {
-        use super::effect::{run_seq, Ctl};
+        use super::effect::Ctl;
         if lets.len() > 1 {
             return None;
         }
@@ -4898,9 +4898,13 @@ impl<const W: usize> Compiler<'_, W> {
             };
             *entry = arms.iter().position(|&(f, _)| holds(f)).unwrap_or(arms.len()) as u8;
         }
-        let mut branches: Vec<Vec<super::effect::StmtFn<W>>> =
+        // Each branch one closure (none for an empty one): a branch of one
+        // statement is that statement's, a longer one `effect::seq`'s.
+        let mut bodies: Vec<Vec<super::effect::StmtFn<W>>> =
             arms.iter().map(|&(_, b)| self.stmt_fns(b)).collect();
-        branches.push(self.stmt_fns(rest));
+        bodies.push(self.stmt_fns(rest));
+        let branches: Vec<Option<super::effect::StmtFn<W>>> =
+            bodies.into_iter().map(|b| (!b.is_empty()).then(|| super::effect::seq(b))).collect();
         self.notes.push("cell switch: an `if` chain over one cell's state".into());
         let i = i as usize;
         let switch = move |cx: &mut Cx<'_, W>| {
@@ -4912,8 +4916,8 @@ impl<const W: usize> Compiler<'_, W> {
                 | usize::from(on && code == 0) << 1
                 | usize::from(on && code != 0) << 2;
             match branches.get(usize::from(table[bits])) {
-                Some(b) => run_seq(cx, b),
-                None => Ctl::Next,
+                Some(Some(b)) => b(cx),
+                _ => Ctl::Next,
             }
         };
         Some(match *lets {

@@ -819,6 +819,48 @@ fn guarded_rounds_skipped_at_once_count_their_steps() {
     }
 }
 
+#[test]
+fn a_cell_switch_runs_every_statement_of_its_branch() {
+    // Pass 29's switch over `off(b)` / `empty(b)` / else, each branch of
+    // two statements (a push and a catch, a send-off and a catch), against
+    // the same rules with `and me == me` after the first test, which the
+    // pass leaves alone: the same positions (the catches are counted in a
+    // zone) and move lists after every move of a game.
+    let text = |extra: &str| {
+        format!(
+            "game \"Switch\"\nplayers A, B\nboard square 3 by 3 with 8 neighbours\n\
+             piece Stone \"s\"\nzone caught per player\n\
+             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+               for d in dirs {{\n  let n = step(c, d)\n  if occupied(n) {{\n\
+                let b = step(n, d)\n   if off(b){extra} {{\n    remove n\n\
+                add Stone to caught(me)\n   }} else if empty(b) {{\n    move n to b\n\
+                add Stone to caught(me)\n   }} else {{\n    remove n\n\
+                add 2 Stone to caught(me)\n   }}\n  }}\n }}\n}}\n"
+        )
+    };
+    let extra = " and me == me";
+    let blank: String = extra.chars().map(|_| ' ').collect();
+    let switched = crate::game_text(&text(&blank)).unwrap_or_else(|e| panic!("{e}"));
+    let walked = crate::game_text(&text(extra)).unwrap_or_else(|e| panic!("{e}"));
+    let fired = |g: &tabula::Game| g.program().notes().iter().any(|n| n.starts_with("cell switch"));
+    assert!(fired(&switched) && !fired(&walked));
+    let mut s = crate::start(&switched);
+    let mut caught = 0;
+    for k in 0..12 {
+        let ours = s.legal_moves(&switched).unwrap_or_else(|e| panic!("{k}: {e:?}"));
+        let theirs = s.legal_moves(&walked).unwrap_or_else(|e| panic!("{k}: {e:?}"));
+        assert_eq!(ours, theirs, "move {k}");
+        let Some(mv) = ours.get(k * 5 % ours.len().max(1)) else { break };
+        let next = s.play(&switched, mv).unwrap_or_else(|e| panic!("{k}: {e:?}"));
+        let by_walk = s.play(&walked, mv).unwrap_or_else(|e| panic!("{k}: {e:?}"));
+        assert_eq!(next.to_text(&switched), by_walk.to_text(&walked), "after move {k}");
+        caught += next.to_text(&switched).lines().filter(|l| l.starts_with("caught")).count();
+        s = next;
+    }
+    // Some catches happened, so the branches' second statements ran.
+    assert!(caught > 0, "no catch in the game");
+}
+
 /// Under every step limit in `limits`, the moves of `ours` and of `walked`
 /// (the same rules written so that a pass does not fire) at `s` are the
 /// same, or both runs stop with the same step error at the same place;

@@ -1125,6 +1125,13 @@ impl<const W: usize> Searcher<W> {
         let mut cells = self.opts[depth].cells;
         let mut placed = PlacedWalk::default();
         let word = word_of(block, at);
+        if let (Some(set), Some(x), false, false, false, true, false) =
+            (cells, word, arms.is_some(), at_once, group || lend, p.plain_levels, p.uses_memos)
+        {
+            if self.levels.len() > depth + 1 {
+                return self.forked_cells(p, start, (b, at, site), sink, (set, x), in_place);
+            }
+        }
         for i in 0..n {
             let pick = nth_pick(&self.opts[depth], arms.is_some(), &mut cells, &mut placed, i);
             let mut shared = None;
@@ -1191,6 +1198,52 @@ impl<const W: usize> Searcher<W> {
             // The level is this decision's own, not read again: the
             // group's.
             sink.group_end(p, &mut self.levels[b], at)?;
+        }
+        Ok(true)
+    }
+
+    /// [`Searcher::forked`]'s loop over the options of decision `at` at
+    /// level `b` (site `site`) when they are the cells of `set`, each
+    /// written into word `x`, in a program whose levels are all plain
+    /// and without memos, for a sink that neither lends nor groups, and
+    /// no option's run begins with a decision: the same options in the
+    /// same order, each bound, run and handed on as there, without the
+    /// general loop's questions per option. The last runs in level `b`
+    /// when `in_place`.
+    #[inline(always)]
+    fn forked_cells(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        (b, at, site): (usize, u32, u16),
+        sink: &mut impl Sink<W>,
+        (mut set, x): (Set<W>, usize),
+        in_place: bool,
+    ) -> Result<bool, RunError> {
+        let depth = self.path.len();
+        let n = self.opts[depth].len();
+        for i in 0..n {
+            let pick = set.pop().map_or(i64::MIN, i64::from);
+            let nb = if i + 1 == n && in_place {
+                b
+            } else {
+                let (lo, hi) = self.levels.split_at_mut(depth + 1);
+                hi[0].copy_plain(&lo[b]);
+                depth + 1
+            };
+            let lv = &mut self.levels[nb];
+            lv.fr.w[x] = pick;
+            push_pick(&mut self.path, site, Pick::W(pick));
+            let go = match run(p, &p.turn, &mut lv.st, &mut lv.fr, at + 1) {
+                Ok(Stop::Done) => sink.done(p, &mut self.levels[nb].st, &self.path),
+                Ok(Stop::Fail(_)) => Ok(true),
+                Ok(Stop::Fork(next)) => self.forked(p, start, nb, next, sink, true),
+                Err(e) => Err(e),
+            }?;
+            self.path.pop();
+            if !go {
+                return Ok(false);
+            }
         }
         Ok(true)
     }

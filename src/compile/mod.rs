@@ -266,12 +266,13 @@ pub struct LineShifts<const W: usize> {
     /// numbered by start cell, then axis); empty when the numbering is
     /// not that one.
     pub ids: Vec<Vec<u32>>,
-    /// For a board of one word, per axis: the shift down and the shift
-    /// up that move a word one step along the axis (one of them 0; both
-    /// under 64, as cell ids are), and the word of the starts, so that
-    /// testing a word needs no sign or range test per axis. Empty on
-    /// larger boards.
-    pub words: Vec<(u32, u32, u64)>,
+    /// For a board of one word, per axis: the shift down that moves a
+    /// word one step along the axis (under 64, as cell ids are), and the
+    /// word of the lines' lowest cells, so that testing a word needs no
+    /// sign or range test per axis. An axis whose offset is negative is
+    /// read from each line's other end (its lowest cell, the offset
+    /// turned positive): the same lines. Empty on larger boards.
+    pub words: Vec<(u32, u64)>,
 }
 
 impl<const W: usize> LineShifts<W> {
@@ -404,9 +405,11 @@ impl<const W: usize> Tables<W> {
             let words = if W == 1 {
                 axes.iter()
                     .map(|&(d, starts)| {
-                        let (down, up) =
-                            if d >= 0 { (d.unsigned_abs(), 0) } else { (0, d.unsigned_abs()) };
-                        (down, up, starts.0[0])
+                        // A line from `c` with offset `-s` is the line
+                        // from `c - (k-1) s` with offset `s`.
+                        let s = d.unsigned_abs();
+                        let lowest = if d >= 0 { 0 } else { s * (k as u32).saturating_sub(1) };
+                        (s, starts.0[0].checked_shr(lowest).unwrap_or(0))
                     })
                     .collect()
             } else {

@@ -3990,14 +3990,14 @@ pub fn if_lines<const W: usize>(
 #[inline(always)]
 fn any_line_in_word<const W: usize>(sh: &super::LineShifts<W>, w: u64) -> bool {
     #[inline(always)]
-    fn axes<const K: usize>(words: &[(u32, u32, u64)], k: usize, w: u64) -> u64 {
+    fn axes<const K: usize>(words: &[(u32, u64)], k: usize, w: u64) -> u64 {
         let k = if K > 0 { K } else { k };
         let mut any = 0;
-        for &(down, up, starts) in words {
+        for &(down, starts) in words {
             let mut r = starts & w;
             let mut x = w;
             for _ in 1..k {
-                x = (x >> down) << up;
+                x >>= down;
                 r &= x;
             }
             any |= r;

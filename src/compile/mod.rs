@@ -408,7 +408,7 @@ impl<const W: usize> Tables<W> {
                         // A line from `c` with offset `-s` is the line
                         // from `c - (k-1) s` with offset `s`.
                         let s = d.unsigned_abs();
-                        let lowest = if d >= 0 { 0 } else { s * (k as u32).saturating_sub(1) };
+                        let lowest = if d >= 0 { 0 } else { s * k.saturating_sub(1) };
                         (s, starts.0[0].checked_shr(lowest).unwrap_or(0))
                     })
                     .collect()

@@ -1831,10 +1831,50 @@ impl<const W: usize> Searcher<W> {
         let n = self.opts[depth].len();
         let copy = depth + 1;
         let mut total = 0;
-        for i in 0..n {
+        // Every option but the walk's own level's last runs in the copy
+        // level: the two levels are found once, not per option, and again
+        // only after an option whose run stopped at a decision (counted
+        // below, which needs the whole searcher).
+        let in_copy = if own { n.saturating_sub(1) } else { n };
+        let mut i = 0;
+        while i < in_copy {
+            if i == 0 {
+                self.copy_level(b, copy);
+            }
+            let fork = {
+                let (lo, hi) = self.levels.split_at_mut(copy);
+                let (Some(src), Some(dst)) = (lo.get(b), hi.first_mut()) else {
+                    return Err(internal("a count's level is missing"));
+                };
+                let mut fork = None;
+                while i < in_copy {
+                    let pick = set.pop().map_or(i64::MIN, i64::from);
+                    if i > 0 {
+                        dst.copy_plain(src);
+                    }
+                    i += 1;
+                    dst.fr.w[x] = pick;
+                    match run(p, &p.turn, &mut dst.st, &mut dst.fr, at + 1)? {
+                        Stop::Done => total += 1,
+                        Stop::Fail(_) => {}
+                        Stop::Fork(next) => {
+                            fork = Some(next);
+                            break;
+                        }
+                    }
+                }
+                fork
+            };
+            if let Some(next) = fork {
+                match self.count_at::<false>(p, start, copy, next, depth + 1, true)? {
+                    Some((k, _)) => total += k,
+                    None => return Err(internal("a count of runs gave up")),
+                }
+            }
+        }
+        if own && n > 0 {
             let pick = set.pop().map_or(i64::MIN, i64::from);
-            let nb = self.option_level::<true>(b, copy, own && i + 1 == n, i);
-            self.run_counted(p, start, (nb, at + 1, depth), Some((x, pick)), &mut total)?;
+            self.run_counted(p, start, (b, at + 1, depth), Some((x, pick)), &mut total)?;
         }
         Ok(total)
     }

@@ -1222,28 +1222,60 @@ impl<const W: usize> Searcher<W> {
     ) -> Result<bool, RunError> {
         let depth = self.path.len();
         let n = self.opts[depth].len();
-        for i in 0..n {
-            let pick = set.pop().map_or(i64::MIN, i64::from);
-            let nb = if i + 1 == n && in_place {
-                b
-            } else {
+        // Every option but an in-place last runs in the copy level: the
+        // two levels are found once, not per option, and again only after
+        // an option whose run stopped at a decision (explored below,
+        // which needs the whole searcher).
+        let in_copy = if in_place { n.saturating_sub(1) } else { n };
+        let mut i = 0;
+        while i < in_copy {
+            let fork = {
                 let (lo, hi) = self.levels.split_at_mut(depth + 1);
-                hi[0].copy_plain(&lo[b]);
-                depth + 1
+                let (Some(src), Some(dst)) = (lo.get(b), hi.first_mut()) else {
+                    return Err(internal("a fork's level is missing"));
+                };
+                let mut fork = None;
+                while i < in_copy {
+                    let pick = set.pop().map_or(i64::MIN, i64::from);
+                    dst.copy_plain(src);
+                    i += 1;
+                    dst.fr.w[x] = pick;
+                    push_pick(&mut self.path, site, Pick::W(pick));
+                    let go = match run(p, &p.turn, &mut dst.st, &mut dst.fr, at + 1)? {
+                        Stop::Done => sink.done(p, &mut dst.st, &self.path)?,
+                        Stop::Fail(_) => true,
+                        Stop::Fork(next) => {
+                            fork = Some(next);
+                            break;
+                        }
+                    };
+                    self.path.pop();
+                    if !go {
+                        return Ok(false);
+                    }
+                }
+                fork
             };
-            let lv = &mut self.levels[nb];
+            if let Some(next) = fork {
+                let go = self.forked(p, start, depth + 1, next, sink, true)?;
+                self.path.pop();
+                if !go {
+                    return Ok(false);
+                }
+            }
+        }
+        if in_place && n > 0 {
+            let pick = set.pop().map_or(i64::MIN, i64::from);
+            let lv = &mut self.levels[b];
             lv.fr.w[x] = pick;
             push_pick(&mut self.path, site, Pick::W(pick));
-            let go = match run(p, &p.turn, &mut lv.st, &mut lv.fr, at + 1) {
-                Ok(Stop::Done) => sink.done(p, &mut self.levels[nb].st, &self.path),
-                Ok(Stop::Fail(_)) => Ok(true),
-                Ok(Stop::Fork(next)) => self.forked(p, start, nb, next, sink, true),
-                Err(e) => Err(e),
-            }?;
+            let go = match run(p, &p.turn, &mut lv.st, &mut lv.fr, at + 1)? {
+                Stop::Done => sink.done(p, &mut self.levels[b].st, &self.path)?,
+                Stop::Fail(_) => true,
+                Stop::Fork(next) => self.forked(p, start, b, next, sink, true)?,
+            };
             self.path.pop();
-            if !go {
-                return Ok(false);
-            }
+            return Ok(go);
         }
         Ok(true)
     }

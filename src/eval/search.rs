@@ -1234,6 +1234,7 @@ impl<const W: usize> Searcher<W> {
                 let (Some(src), Some(dst)) = (lo.get(b), hi.first_mut()) else {
                     return Err(internal("a fork's level is missing"));
                 };
+                let (src, dst): (&LevelData<W>, &mut LevelData<W>) = (src, dst);
                 let mut fork = None;
                 while i < in_copy {
                     let pick = set.pop().map_or(i64::MIN, i64::from);
@@ -1878,6 +1879,7 @@ impl<const W: usize> Searcher<W> {
                 let (Some(src), Some(dst)) = (lo.get(b), hi.first_mut()) else {
                     return Err(internal("a count's level is missing"));
                 };
+                let (src, dst): (&LevelData<W>, &mut LevelData<W>) = (src, dst);
                 let mut fork = None;
                 while i < in_copy {
                     let pick = set.pop().map_or(i64::MIN, i64::from);

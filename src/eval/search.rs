@@ -1778,41 +1778,66 @@ impl<const W: usize> Searcher<W> {
         if let (true, false, Some(set), Some(x)) = (PLAIN, p.uses_memos, cells, word) {
             return self.count_cells(p, start, (b, at, depth, own), set, x);
         }
-        for i in 0..n {
-            let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, i);
-            let nb = self.option_level::<PLAIN>(b, copy, own && i + 1 == n, i);
-            if p.uses_memos {
-                self.memos_to(nb);
+        // Every option but the walk's own level's last runs in the copy
+        // level (made a copy of `b` for the first, given back what a run
+        // may change for the others when `PLAIN`, copied whole otherwise),
+        // the two levels found once and held until an option's run stops
+        // at a decision (counted with the whole searcher), as in
+        // `count_cells`.
+        let in_copy = if own { n.saturating_sub(1) } else { n };
+        let mut i = 0;
+        while i < in_copy {
+            if i == 0 {
+                self.copy_level(b, copy);
             }
-            let lv = &mut self.levels[nb];
+            if p.uses_memos {
+                self.memos_to(copy);
+            }
+            let fork = {
+                let (lo, hi) = self.levels.split_at_mut(copy);
+                let (Some(src), Some(dst)) = (lo.get(b), hi.first_mut()) else {
+                    return Err(internal("a count's level is missing"));
+                };
+                let (src, dst): (&LevelData<W>, &mut LevelData<W>) = (src, dst);
+                let opts = &self.opts[depth];
+                let mut fork = None;
+                while i < in_copy {
+                    let pick = nth_pick(opts, false, &mut cells, &mut placed, i);
+                    match (i, PLAIN) {
+                        (0, _) => {}
+                        (_, true) => dst.copy_plain(src),
+                        (_, false) => dst.copy_from(src),
+                    }
+                    i += 1;
+                    let resume = bind_in(word, p, block, at, &mut dst.st, &mut dst.fr, pick);
+                    match run(p, block, &mut dst.st, &mut dst.fr, resume)? {
+                        Stop::Done => total += 1,
+                        Stop::Fail(_) => {}
+                        Stop::Fork(next) => {
+                            fork = Some(next);
+                            break;
+                        }
+                    }
+                }
+                fork
+            };
+            if let Some(next) = fork {
+                match self.count_at::<false>(p, start, copy, next, depth + 1, true)? {
+                    Some((k, _)) => total += k,
+                    None => return Err(internal("a count of runs gave up")),
+                }
+            }
+        }
+        if own && n > 0 {
+            let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, n - 1);
+            if p.uses_memos {
+                self.memos_to(b);
+            }
+            let lv = &mut self.levels[b];
             let resume = bind_in(word, p, block, at, &mut lv.st, &mut lv.fr, pick);
-            self.run_counted(p, start, (nb, resume, depth), None, &mut total)?;
+            self.run_counted(p, start, (b, resume, depth), None, &mut total)?;
         }
         Ok(total)
-    }
-
-    /// The level option `i` of a count at level `b` runs in: `b` itself
-    /// (`last`, the walk's own level's last option), else the copy level
-    /// `copy`, made a copy of `b` for the first option and, when `PLAIN`,
-    /// given back only what a run may change for the others.
-    #[inline(always)]
-    fn option_level<const PLAIN: bool>(
-        &mut self,
-        b: usize,
-        copy: usize,
-        last: bool,
-        i: usize,
-    ) -> usize {
-        if last {
-            b
-        } else if PLAIN && i > 0 {
-            let (lo, hi) = self.levels.split_at_mut(copy);
-            hi[0].copy_plain(&lo[b]);
-            copy
-        } else {
-            self.copy_level(b, copy);
-            copy
-        }
     }
 
     /// Adds to `total` the moves of an option in level `nb` (bound there,

@@ -1773,61 +1773,18 @@ impl<const W: usize> Searcher<W> {
         let mut cells = self.opts[depth].cells;
         let mut placed = PlacedWalk::default();
         let mut total = 0;
-        let copy = depth + 1;
         let word = word_of(block, at);
         if let (true, false, Some(set), Some(x)) = (PLAIN, p.uses_memos, cells, word) {
             return self.count_cells(p, start, (b, at, depth, own), set, x);
         }
         // Every option but the walk's own level's last runs in the copy
-        // level (made a copy of `b` for the first, given back what a run
-        // may change for the others when `PLAIN`, copied whole otherwise),
-        // the two levels found once and held until an option's run stops
-        // at a decision (counted with the whole searcher), as in
-        // `count_cells`.
+        // level (see `count_in_copy`).
         let in_copy = if own { n.saturating_sub(1) } else { n };
-        let mut i = 0;
-        while i < in_copy {
-            if i == 0 {
-                self.copy_level(b, copy);
-            }
-            if p.uses_memos {
-                self.memos_to(copy);
-            }
-            let fork = {
-                let (lo, hi) = self.levels.split_at_mut(copy);
-                let (Some(src), Some(dst)) = (lo.get(b), hi.first_mut()) else {
-                    return Err(internal("a count's level is missing"));
-                };
-                let (src, dst): (&LevelData<W>, &mut LevelData<W>) = (src, dst);
-                let opts = &self.opts[depth];
-                let mut fork = None;
-                while i < in_copy {
-                    let pick = nth_pick(opts, false, &mut cells, &mut placed, i);
-                    match (i, PLAIN) {
-                        (0, _) => {}
-                        (_, true) => dst.copy_plain(src),
-                        (_, false) => dst.copy_from(src),
-                    }
-                    i += 1;
-                    let resume = bind_in(word, p, block, at, &mut dst.st, &mut dst.fr, pick);
-                    match run(p, block, &mut dst.st, &mut dst.fr, resume)? {
-                        Stop::Done => total += 1,
-                        Stop::Fail(_) => {}
-                        Stop::Fork(next) => {
-                            fork = Some(next);
-                            break;
-                        }
-                    }
-                }
-                fork
-            };
-            if let Some(next) = fork {
-                match self.count_at::<false>(p, start, copy, next, depth + 1, true)? {
-                    Some((k, _)) => total += k,
-                    None => return Err(internal("a count of runs gave up")),
-                }
-            }
-        }
+        let pick = |opts: &Options<W>, i: usize| nth_pick(opts, false, &mut cells, &mut placed, i);
+        let bind = |dst: &mut LevelData<W>, pick: Pick<W>| {
+            bind_in(word, p, block, at, &mut dst.st, &mut dst.fr, pick)
+        };
+        self.count_in_copy::<PLAIN, _>(p, start, (b, depth, in_copy), (pick, bind), &mut total)?;
         if own && n > 0 {
             let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, n - 1);
             if p.uses_memos {
@@ -1887,17 +1844,54 @@ impl<const W: usize> Searcher<W> {
         x: usize,
     ) -> Result<u64, RunError> {
         let n = self.opts[depth].len();
-        let copy = depth + 1;
         let mut total = 0;
         // Every option but the walk's own level's last runs in the copy
-        // level: the two levels are found once, not per option, and again
-        // only after an option whose run stopped at a decision (counted
-        // below, which needs the whole searcher).
+        // level (see `count_in_copy`).
         let in_copy = if own { n.saturating_sub(1) } else { n };
+        let pick = |_: &Options<W>, _: usize| set.pop().map_or(i64::MIN, i64::from);
+        let bind = |dst: &mut LevelData<W>, pick: i64| {
+            dst.fr.w[x] = pick;
+            at + 1
+        };
+        self.count_in_copy::<true, _>(p, start, (b, depth, in_copy), (pick, bind), &mut total)?;
+        if own && n > 0 {
+            let pick = set.pop().map_or(i64::MIN, i64::from);
+            self.run_counted(p, start, (b, at + 1, depth), Some((x, pick)), &mut total)?;
+        }
+        Ok(total)
+    }
+}
+
+impl<const W: usize> Searcher<W> {
+    /// Adds to `total` the moves of the first `in_copy` options of the
+    /// decision listed at `depth`, counted from level `b`: each run in the
+    /// copy level (`depth + 1`), made a copy of `b` for the first and,
+    /// when `PLAIN`, given back only what a run may change for the others
+    /// (copied whole otherwise). `pick` takes option `i` from the listing,
+    /// `bind` binds it in the copy level and says where its run goes on.
+    /// The two levels are found once, not per option, and again only
+    /// after an option whose run stopped at a decision (counted with the
+    /// whole searcher).
+    #[inline(always)]
+    fn count_in_copy<const PLAIN: bool, T>(
+        &mut self,
+        p: &Program<W>,
+        start: Option<&State>,
+        (b, depth, in_copy): (usize, usize, usize),
+        (mut pick, bind): (
+            impl FnMut(&Options<W>, usize) -> T,
+            impl Fn(&mut LevelData<W>, T) -> u32,
+        ),
+        total: &mut u64,
+    ) -> Result<(), RunError> {
+        let copy = depth + 1;
         let mut i = 0;
         while i < in_copy {
             if i == 0 {
                 self.copy_level(b, copy);
+            }
+            if p.uses_memos {
+                self.memos_to(copy);
             }
             let fork = {
                 let (lo, hi) = self.levels.split_at_mut(copy);
@@ -1905,16 +1899,19 @@ impl<const W: usize> Searcher<W> {
                     return Err(internal("a count's level is missing"));
                 };
                 let (src, dst): (&LevelData<W>, &mut LevelData<W>) = (src, dst);
+                let opts = &self.opts[depth];
                 let mut fork = None;
                 while i < in_copy {
-                    let pick = set.pop().map_or(i64::MIN, i64::from);
-                    if i > 0 {
-                        dst.copy_plain(src);
+                    let option = pick(opts, i);
+                    match (i, PLAIN) {
+                        (0, _) => {}
+                        (_, true) => dst.copy_plain(src),
+                        (_, false) => dst.copy_from(src),
                     }
                     i += 1;
-                    dst.fr.w[x] = pick;
-                    match run(p, &p.turn, &mut dst.st, &mut dst.fr, at + 1)? {
-                        Stop::Done => total += 1,
+                    let resume = bind(dst, option);
+                    match run(p, &p.turn, &mut dst.st, &mut dst.fr, resume)? {
+                        Stop::Done => *total += 1,
                         Stop::Fail(_) => {}
                         Stop::Fork(next) => {
                             fork = Some(next);
@@ -1926,16 +1923,12 @@ impl<const W: usize> Searcher<W> {
             };
             if let Some(next) = fork {
                 match self.count_at::<false>(p, start, copy, next, depth + 1, true)? {
-                    Some((k, _)) => total += k,
+                    Some((k, _)) => *total += k,
                     None => return Err(internal("a count of runs gave up")),
                 }
             }
         }
-        if own && n > 0 {
-            let pick = set.pop().map_or(i64::MIN, i64::from);
-            self.run_counted(p, start, (b, at + 1, depth), Some((x, pick)), &mut total)?;
-        }
-        Ok(total)
+        Ok(())
     }
 }
 

@@ -4626,11 +4626,21 @@ impl<const W: usize> Compiler<'_, W> {
             .iter()
             .map(|e| self.bool_(e))
             .reduce(|acc, b| Box::new(move |cx: &mut Cx<'_, W>| acc(cx) && b(cx)) as B<W>);
-        let then = self.stmt_fns(then);
-        let test: super::effect::StmtFn<W> = match rest {
-            Some(r) => {
-                super::effect::if_(r, then, Vec::new(), conj[1..].iter().all(|e| never_errs(e)))
+        let mut then = self.stmt_fns(then);
+        let sure = conj[1..].iter().all(|e| never_errs(e));
+        // The commonest round (no other `let`, a condition that cannot
+        // raise an error and one statement): its `if` made in the rounds'
+        // own closure (see `IfThen`), not a closure of its own.
+        let lone = lets.len() == 1 && sure && then.len() == 1 && rest.is_some();
+        let (rest, lone_then) = match (lone, rest, then.pop()) {
+            (true, Some(r), Some(t)) => (None, Some((r, t))),
+            (_, r, t) => {
+                then.extend(t);
+                (r, None)
             }
+        };
+        let test: super::effect::StmtFn<W> = match rest {
+            Some(r) => super::effect::if_(r, then, Vec::new(), sure),
             None => Box::new(move |cx| run_seq(cx, &then)),
         };
         // The cell the rounds step from: a word local's (`Ok`) or a
@@ -4654,13 +4664,25 @@ impl<const W: usize> Compiler<'_, W> {
                     Var::W(i) => Some(i as usize),
                     _ => None,
                 };
+                // The cell stepped from and the guard's set, each read
+                // without a match (the commonest guard, `occupied(n)`,
+                // by a closure of its own).
+                let occupied = matches!(pred, Guard::Leaf(Leaf::Occupied));
+                let lone_then = match (lone_then, origin) {
+                    (Some((r, t)), Ok(i)) if occupied && cell_word.is_some() => {
+                        let parts = (x, cell_word, IfThen(r, t), span);
+                        return Some(guarded_dirs(move |cx| cx.fr.w[i] as CellId, Occupied, parts));
+                    }
+                    (lone_then, _) => lone_then,
+                };
+                let test = match lone_then {
+                    Some((r, t)) => super::effect::if_(r, vec![t], Vec::new(), true),
+                    None => test,
+                };
                 let body = match cell_word {
                     Some(_) => self.stmt_fns_then(&others, Some(test)),
                     None => self.stmt_fns_then(lets, Some(test)),
                 };
-                // The cell stepped from and the guard's set, each read
-                // without a match (the commonest guard, `occupied(n)`,
-                // by a closure of its own).
                 let parts = (x, cell_word, body, span);
                 return Some(match (pred, origin) {
                     (Guard::Leaf(Leaf::Occupied), Ok(i)) => {
@@ -4671,6 +4693,10 @@ impl<const W: usize> Compiler<'_, W> {
                 });
             }
         }
+        let test = match lone_then {
+            Some((r, t)) => super::effect::if_(r, vec![t], Vec::new(), true),
+            None => test,
+        };
         // The leaf `let`s computed in the test's closure (pass 26).
         let body = self.stmt_fns_then(lets, Some(test));
         Some(Box::new(move |cx| {
@@ -4727,15 +4753,10 @@ impl<const W: usize> Compiler<'_, W> {
 /// guard's set, each chosen when the game loads (a word local or a
 /// constant; `occupied(n)` or any guard), so that a call matches
 /// neither; `x` is the loop's local, `cell_word` the guard's `let`'s.
-fn guarded_dirs<const W: usize, G: GuardSet<W>>(
+fn guarded_dirs<const W: usize, G: GuardSet<W>, R: RoundBody<W>>(
     from: impl Fn(&Cx<'_, W>) -> CellId + Send + Sync + 'static,
     pred: G,
-    (x, cell_word, body, span): (
-        usize,
-        Option<usize>,
-        Vec<super::effect::StmtFn<W>>,
-        crate::source::Span,
-    ),
+    (x, cell_word, body, span): (usize, Option<usize>, R, crate::source::Span),
 ) -> super::effect::StmtFn<W> {
     use super::effect::{tick_n, Ctl};
     Box::new(move |cx| {
@@ -4766,17 +4787,17 @@ fn guarded_dirs<const W: usize, G: GuardSet<W>>(
 /// `body`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn dirs_rounds<const W: usize, G: GuardSet<W>>(
+fn dirs_rounds<const W: usize, G: GuardSet<W>, R: RoundBody<W>>(
     cx: &mut Cx<'_, W>,
     origin: impl Fn(&Cx<'_, W>) -> Option<crate::board::CellId>,
     guard: (Set<W>, bool),
     pred: &G,
     x: usize,
     cell_word: Option<usize>,
-    body: &[super::effect::StmtFn<W>],
+    body: &R,
     span: crate::source::Span,
 ) -> super::effect::Ctl {
-    use super::effect::{run_seq, tick_n, Ctl};
+    use super::effect::{tick_n, Ctl};
     let (mut set, mut at_none) = guard;
     let dirs = cx.t.dirs;
     let mut d0 = 0usize;
@@ -4817,13 +4838,7 @@ fn dirs_rounds<const W: usize, G: GuardSet<W>>(
         if let Some(w) = cell_word {
             cx.fr.w[w] = i64::from(cx.t.step(c, dn));
         }
-        // One statement (the `let`s computed in the test's closure, pass
-        // 26): called without the statement loop.
-        let ctl = match body {
-            [one] => one(cx),
-            body => run_seq(cx, body),
-        };
-        match ctl {
+        match body.run(cx) {
             Ctl::Next => {
                 // The round may have changed what the guard reads.
                 (set, at_none) = pred.eval(cx, cx.t.all);
@@ -4836,6 +4851,42 @@ fn dirs_rounds<const W: usize, G: GuardSet<W>>(
         Ctl::Error
     } else {
         Ctl::Next
+    }
+}
+
+/// What one round of pass 9's rounds runs once its cell is in the
+/// guard's set.
+trait RoundBody<const W: usize>: Send + Sync + 'static {
+    /// Runs the round.
+    fn run(&self, cx: &mut Cx<'_, W>) -> super::effect::Ctl;
+}
+
+impl<const W: usize> RoundBody<W> for Vec<super::effect::StmtFn<W>> {
+    #[inline(always)]
+    fn run(&self, cx: &mut Cx<'_, W>) -> super::effect::Ctl {
+        // One statement (the `let`s computed in the test's closure, pass
+        // 26): called without the statement loop.
+        match self.as_slice() {
+            [one] => one(cx),
+            body => super::effect::run_seq(cx, body),
+        }
+    }
+}
+
+/// A round that is `if C { S }` (the guard's other conjuncts `C`, which
+/// cannot raise an error, and one statement `S`), the `if` made in the
+/// rounds' closure: as `effect::if_` runs it, without a closure of its
+/// own.
+struct IfThen<const W: usize>(B<W>, super::effect::StmtFn<W>);
+
+impl<const W: usize> RoundBody<W> for IfThen<W> {
+    #[inline(always)]
+    fn run(&self, cx: &mut Cx<'_, W>) -> super::effect::Ctl {
+        if (self.0)(cx) {
+            (self.1)(cx)
+        } else {
+            super::effect::Ctl::Next
+        }
     }
 }
 

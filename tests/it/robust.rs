@@ -760,21 +760,24 @@ fn guarded_rounds_skipped_at_once_count_their_steps() {
     // stones (some rounds run). Each way the pass reads the cell stepped
     // from (a local, a constant) and its guard (`occupied(n)`, which has a
     // closure of its own, another occupancy test, a set form of several)
-    // has a case; the moves and the positions after them are compared.
+    // has a case, and so has a round with another `let` before its `if`
+    // (which the `if` made in the rounds' closure must still compute);
+    // the moves and the positions after them are compared.
     let cases = [
-        ("c", "occupied(n) and owner(n) != me"),
-        ("b2", "occupied(n) and owner(n) != me"),
-        ("c", "owner(n) == me"),
-        ("c", "owner(n) != me and occupied(n)"),
-        ("b2", "owner(n) != me and occupied(n)"),
+        ("c", "", "occupied(n) and owner(n) != me"),
+        ("b2", "", "occupied(n) and owner(n) != me"),
+        ("c", "", "owner(n) == me"),
+        ("c", "", "owner(n) != me and occupied(n)"),
+        ("b2", "", "owner(n) != me and occupied(n)"),
+        ("c", "  let o = owner(n)\n", "occupied(n) and o != me"),
     ];
-    for (from, cond) in cases {
+    for (from, extra, cond) in cases {
         let text = |otherwise: &str| {
             format!(
                 "game \"Guarded\"\nplayers A, B\nboard square 3 by 3 with 8 neighbours\n\
                  piece Stone \"s\"\n\
                  turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
-                   for d in dirs {{\n  let n = step({from}, d)\n\
+                   for d in dirs {{\n  let n = step({from}, d)\n{extra}\
                     if {cond} {{\n   remove n\n  }}{otherwise}\n }}\n\
                    for k in range(1, 2) {{\n  let z = k\n }}\n}}\n"
             )

@@ -161,7 +161,11 @@
 //!    word local or a constant) and the guard's set (`GuardSet`:
 //!    `occupied(n)` has its own, any other guard reads `Guard`) — so a
 //!    call matches neither: boop. `perft 4` 1,199.8M → 1,146.1M, 200
-//!    playouts 728.2M → 709.5M.
+//!    playouts 728.2M → 709.5M. Since session 36 a round with no other
+//!    `let` that is one `if` (conjuncts that cannot raise an error) of
+//!    one statement has that `if` made in `guarded_dirs`'s closure
+//!    (`IfThen`, a `RoundBody`), not a closure of its own: boop. `perft
+//!    4` 1,085.1M → 1,066.1M, 200 playouts 647.5M → 628.8M.
 //! 10. **Element tests and lines as shifts** ([`ElemTest`]). A condition
 //!     `Q c in l: P(c)` about an element `l` (a line, a group, a placement)
 //!     of an outer collection, with `P` in set form and independent of `l`,

@@ -4632,27 +4632,41 @@ impl<const W: usize> Compiler<'_, W> {
             .reduce(|acc, b| Box::new(move |cx: &mut Cx<'_, W>| acc(cx) && b(cx)) as B<W>);
         let mut then = self.stmt_fns(then);
         let sure = conj[1..].iter().all(|e| never_errs(e));
-        // The commonest round (no other `let`, a condition that cannot
-        // raise an error and one statement): its `if` made in the rounds'
-        // own closure (see `IfThen`), not a closure of its own.
-        let lone = lets.len() == 1 && sure && then.len() == 1 && rest.is_some();
-        let (rest, lone_then) = match (lone, rest, then.pop()) {
-            (true, Some(r), Some(t)) => (None, Some((r, t))),
-            (_, r, t) => {
-                then.extend(t);
-                (r, None)
-            }
-        };
-        let test: super::effect::StmtFn<W> = match rest {
-            Some(r) => super::effect::if_(r, then, Vec::new(), sure),
-            None => Box::new(move |cx| run_seq(cx, &then)),
-        };
         // The cell the rounds step from: a word local's (`Ok`) or a
         // constant (`Err`).
         let origin = match from {
             GuardCell::StepFromSlot(i) => Some(Ok(i)),
             GuardCell::StepFromConst(c) => Some(Err(c)),
             GuardCell::Elem => None,
+        };
+        let cell_word = match self.var(cell) {
+            Var::W(i) => Some(i as usize),
+            _ => None,
+        };
+        // The commonest round of `guarded_dirs` (from a word local, the
+        // guard `occupied(n)`, no other `let`, a condition that cannot
+        // raise an error and one statement): its `if` made in the rounds'
+        // own closure (see `IfThen`), not a closure of its own.
+        let if_then = over_dirs
+            && fixed_origin
+            && lets.len() == 1
+            && sure
+            && then.len() == 1
+            && cell_word.is_some()
+            && matches!(pred, Guard::Leaf(Leaf::Occupied));
+        let rest = match (if_then, origin, rest, then.pop()) {
+            (true, Some(Ok(i)), Some(r), Some(t)) => {
+                let parts = (x, cell_word, IfThen(r, t), span);
+                return Some(guarded_dirs(move |cx| cx.fr.w[i] as CellId, Occupied, parts));
+            }
+            (_, _, r, t) => {
+                then.extend(t);
+                r
+            }
+        };
+        let test: super::effect::StmtFn<W> = match rest {
+            Some(r) => super::effect::if_(r, then, Vec::new(), sure),
+            None => Box::new(move |cx| run_seq(cx, &then)),
         };
         if over_dirs && fixed_origin {
             if let Some(origin) = origin {
@@ -4664,29 +4678,13 @@ impl<const W: usize> Compiler<'_, W> {
                     .filter(|s| !matches!(s.kind, StmtKind::Let(y, _) if y == cell))
                     .cloned()
                     .collect();
-                let cell_word = match self.var(cell) {
-                    Var::W(i) => Some(i as usize),
-                    _ => None,
-                };
-                // The cell stepped from and the guard's set, each read
-                // without a match (the commonest guard, `occupied(n)`,
-                // by a closure of its own).
-                let occupied = matches!(pred, Guard::Leaf(Leaf::Occupied));
-                let lone_then = match (lone_then, origin) {
-                    (Some((r, t)), Ok(i)) if occupied && cell_word.is_some() => {
-                        let parts = (x, cell_word, IfThen(r, t), span);
-                        return Some(guarded_dirs(move |cx| cx.fr.w[i] as CellId, Occupied, parts));
-                    }
-                    (lone_then, _) => lone_then,
-                };
-                let test = match lone_then {
-                    Some((r, t)) => super::effect::if_(r, vec![t], Vec::new(), true),
-                    None => test,
-                };
                 let body = match cell_word {
                     Some(_) => self.stmt_fns_then(&others, Some(test)),
                     None => self.stmt_fns_then(lets, Some(test)),
                 };
+                // The cell stepped from and the guard's set, each read
+                // without a match (the commonest guard, `occupied(n)`,
+                // by a closure of its own).
                 let parts = (x, cell_word, body, span);
                 return Some(match (pred, origin) {
                     (Guard::Leaf(Leaf::Occupied), Ok(i)) => {
@@ -4697,10 +4695,6 @@ impl<const W: usize> Compiler<'_, W> {
                 });
             }
         }
-        let test = match lone_then {
-            Some((r, t)) => super::effect::if_(r, vec![t], Vec::new(), true),
-            None => test,
-        };
         // The leaf `let`s computed in the test's closure (pass 26).
         let body = self.stmt_fns_then(lets, Some(test));
         Some(Box::new(move |cx| {

@@ -464,6 +464,21 @@ fn copy_short<T: Copy>(a: &mut [T], b: &[T]) {
     }
 }
 
+/// Level `b` and the later level `to` of `levels` (the one copied into
+/// the other), the levels themselves rather than their boxes: a loop
+/// holds them across its options instead of finding them per option.
+#[inline(always)]
+fn two_levels<const W: usize>(
+    levels: &mut [Level<W>],
+    b: usize,
+    to: usize,
+) -> Result<(&LevelData<W>, &mut LevelData<W>), RunError> {
+    match levels.split_at_mut_checked(to).map(|(lo, hi)| (lo.get(b), hi.first_mut())) {
+        Some((Some(src), Some(dst))) => Ok((&**src, &mut **dst)),
+        _ => Err(internal("a level to copy is missing")),
+    }
+}
+
 /// An error that a correct search never raises.
 #[cold]
 fn internal(what: &str) -> RunError {
@@ -1230,11 +1245,7 @@ impl<const W: usize> Searcher<W> {
         let mut i = 0;
         while i < in_copy {
             let fork = {
-                let (lo, hi) = self.levels.split_at_mut(depth + 1);
-                let (Some(src), Some(dst)) = (lo.get(b), hi.first_mut()) else {
-                    return Err(internal("a fork's level is missing"));
-                };
-                let (src, dst): (&LevelData<W>, &mut LevelData<W>) = (src, dst);
+                let (src, dst) = two_levels(&mut self.levels, b, depth + 1)?;
                 let mut fork = None;
                 while i < in_copy {
                     let pick = set.pop().map_or(i64::MIN, i64::from);
@@ -1894,11 +1905,7 @@ impl<const W: usize> Searcher<W> {
                 self.memos_to(copy);
             }
             let fork = {
-                let (lo, hi) = self.levels.split_at_mut(copy);
-                let (Some(src), Some(dst)) = (lo.get(b), hi.first_mut()) else {
-                    return Err(internal("a count's level is missing"));
-                };
-                let (src, dst): (&LevelData<W>, &mut LevelData<W>) = (src, dst);
+                let (src, dst) = two_levels(&mut self.levels, b, copy)?;
                 let opts = &self.opts[depth];
                 let mut fork = None;
                 while i < in_copy {

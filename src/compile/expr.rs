@@ -57,6 +57,13 @@ pub struct Compiler<'g, const W: usize> {
     /// compiled stores (its site, the set local and the word that says the
     /// set is there), for the `choose` that reads them.
     pub fused: Option<(u16, u16, u16)>,
+    /// Slots the passes added that one op leaves for another to read
+    /// (pass 25's options): copied with every option of every decision
+    /// (pass 35, [`super::live`]). A slot a pass adds for use within one
+    /// op (`fresh_word` and the like) needs no mention.
+    pub kept: Vec<Var>,
+    /// The cursors of `for` loops that run as ops (pass 35).
+    pub cursors: super::live::Cursors,
 }
 
 /// A collection remembered by pass 23 (see [`Compiler::memo_sites`]).
@@ -734,6 +741,8 @@ impl<'g, const W: usize> Compiler<'g, W> {
             preasked: Vec::new(),
             before_decision: Default::default(),
             fused: None,
+            kept: Vec::new(),
+            cursors: Default::default(),
         }
     }
 

@@ -36,6 +36,7 @@
 
 pub mod effect;
 pub mod expr;
+pub mod live;
 pub mod opt;
 pub mod set;
 pub mod stmt;
@@ -851,6 +852,13 @@ pub struct SiteInfo {
     /// the same way — so that where that arm's options were counted in
     /// place, these are as many, once this tail's own step bound holds.
     pub counts_like: Option<u8>,
+    /// The frame slots an option's run may read before writing them
+    /// (pass 35, [`live`]): what a copy of a level for an option carries.
+    pub live: live::Live,
+    /// Those of them that such a run may write (pass 35): what a copy for
+    /// an option carries into a level that holds the run of the option
+    /// before.
+    pub each: live::Live,
 }
 
 /// The arms of an `either` that [`SiteInfo::counts_like`] looks among.
@@ -1396,9 +1404,41 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Progr
             counted_in_place: false,
             tails_in_place: false,
             counts_like: None,
+            live: live::Live::ALL,
+            each: live::Live::ALL,
         })
         .collect::<Vec<_>>();
     let mut sites = sites;
+    // Pass 35: what an option's copy of the frame carries.
+    let frame = c.frame_sizes();
+    let blocks: Vec<&[ir::Stmt]> = [Some(&g.turn[..]), g.no_moves.as_deref(), g.at_end.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let var = |s: ir::Slot| c.var(s);
+    let scopes = live::at_sites(&blocks, sites.len(), &var, &c.cursors, &c.kept);
+    for (i, (s, at)) in sites.iter_mut().zip(scopes).enumerate() {
+        s.live = live::Live::of(&at.live, frame);
+        s.each = live::Live::of(&at.each, frame);
+        if !s.chance && s.live != live::Live::ALL {
+            let of = |k: Option<usize>, n: usize| match k {
+                Some(k) => format!("{k} of {n}"),
+                None => format!("all {n}"),
+            };
+            let [w, ss, d] = s.live.counts();
+            let [ew, es, ed] = s.each.counts();
+            c.notes.push(format!(
+                "live locals: an option of decision {i} (`{}`) carries {} words, {} sets, {} collections; again for each option {}, {}, {}",
+                g.sites[i].var,
+                of(w, frame.0),
+                of(ss, frame.1),
+                of(d, frame.2),
+                of(ew, frame.0),
+                of(es, frame.1),
+                of(ed, frame.2),
+            ));
+        }
+    }
     let decides = |&a: &u32| turn.ops.get(a as usize).is_some_and(stmt::Op::is_decision);
     for (pc, op) in turn.ops.iter().enumerate() {
         if let stmt::Op::Choose(ch) = op {

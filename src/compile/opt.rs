@@ -4444,6 +4444,8 @@ impl<const W: usize> Compiler<'_, W> {
         }
         let set = self.set(domain);
         let (k, flag) = (self.fresh_set(), self.fresh_word());
+        // Left by the `while`'s test for the `choose`: kept at decisions.
+        self.kept.extend([Var::S(k), Var::W(flag)]);
         let (ku, fu) = (k as usize, flag as usize);
         self.notes
             .push("options first: a `while` that asks whether its `choose` has options".into());

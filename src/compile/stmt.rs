@@ -644,6 +644,7 @@ impl<const W: usize> Compiler<'_, W> {
             StmtKind::For { slot, domain, filter, body } => {
                 let coll = self.dom(domain);
                 let (dom, idx) = (self.fresh_dom(), self.fresh_word());
+                self.cursors.entry(*slot).or_default().push((dom, idx));
                 ops.push(Op::LoopStart { coll, dom, idx });
                 let top = ops.len();
                 let var = self.var(*slot);

@@ -23,6 +23,7 @@ use super::machine::{
 };
 use super::{Choice, Move, RunError, State, NODE_LIMIT};
 use crate::compile::expr::bits_at;
+use crate::compile::live::Live;
 use crate::compile::stmt::Op;
 use crate::compile::{Block, Frame, Program, Set};
 use crate::state::Pending;
@@ -58,16 +59,15 @@ impl<const W: usize> LevelData<W> {
     }
 
     /// [`LevelData::copy_from`] of a [`LevelData::plain`] level `o` into a
-    /// level that was made a copy of it and has since only been run in
-    /// (and counted from, which changes no more than a run): what a run
-    /// may change, without the tests of what it cannot.
+    /// level of the same program, for a run resumed at a decision whose
+    /// live locals are `live`: the position without the tests of what a
+    /// plain one cannot hold, and of the frame only what that run may
+    /// read before writing it (pass 35).
     #[inline(always)]
-    fn copy_plain(&mut self, o: &LevelData<W>) {
+    fn copy_plain(&mut self, o: &LevelData<W>, live: Live) {
         self.st.copy_plain(&o.st);
         let (a, b) = (&mut self.fr, &o.fr);
-        a.w.copy_from_slice(&b.w);
-        copy_short(&mut a.s, &b.s);
-        copy_short(&mut a.d, &b.d);
+        live.copy(a, b);
         a.epoch = b.epoch;
         a.steps = b.steps;
         a.err = None;
@@ -1173,7 +1173,7 @@ impl<const W: usize> Searcher<W> {
                         if p.plain_levels && self.levels.len() > depth + 1 {
                             // Every level of the program is plain.
                             let (lo, hi) = self.levels.split_at_mut(depth + 1);
-                            hi[0].copy_plain(&lo[b]);
+                            hi[0].copy_plain(&lo[b], live_of(p, site));
                         } else {
                             self.copy_level(b, depth + 1);
                         }
@@ -1242,14 +1242,21 @@ impl<const W: usize> Searcher<W> {
         // an option whose run stopped at a decision (explored below,
         // which needs the whole searcher).
         let in_copy = if in_place { n.saturating_sub(1) } else { n };
+        // The first option of each pass of the inner loop is given every
+        // live local (the copy level holds another run's frame, or one a
+        // sink left); the others only those a run may have written since
+        // (pass 35).
+        let (live, each) = lives_of(p, site);
         let mut i = 0;
         while i < in_copy {
             let fork = {
                 let (src, dst) = two_levels(&mut self.levels, b, depth + 1)?;
                 let mut fork = None;
+                let mut carry = live;
                 while i < in_copy {
                     let pick = set.pop().map_or(i64::MIN, i64::from);
-                    dst.copy_plain(src);
+                    dst.copy_plain(src, carry);
+                    carry = each;
                     i += 1;
                     dst.fr.w[x] = pick;
                     push_pick(&mut self.path, site, Pick::W(pick));
@@ -1795,7 +1802,13 @@ impl<const W: usize> Searcher<W> {
         let bind = |dst: &mut LevelData<W>, pick: Pick<W>| {
             bind_in(word, p, block, at, &mut dst.st, &mut dst.fr, pick)
         };
-        self.count_in_copy::<PLAIN, _>(p, start, (b, depth, in_copy), (pick, bind), &mut total)?;
+        self.count_in_copy::<PLAIN, _>(
+            p,
+            start,
+            (b, at, depth, in_copy),
+            (pick, bind),
+            &mut total,
+        )?;
         if own && n > 0 {
             let pick = nth_pick(&self.opts[depth], false, &mut cells, &mut placed, n - 1);
             if p.uses_memos {
@@ -1864,7 +1877,7 @@ impl<const W: usize> Searcher<W> {
             dst.fr.w[x] = pick;
             at + 1
         };
-        self.count_in_copy::<true, _>(p, start, (b, depth, in_copy), (pick, bind), &mut total)?;
+        self.count_in_copy::<true, _>(p, start, (b, at, depth, in_copy), (pick, bind), &mut total)?;
         if own && n > 0 {
             let pick = set.pop().map_or(i64::MIN, i64::from);
             self.run_counted(p, start, (b, at + 1, depth), Some((x, pick)), &mut total)?;
@@ -1888,7 +1901,7 @@ impl<const W: usize> Searcher<W> {
         &mut self,
         p: &Program<W>,
         start: Option<&State>,
-        (b, depth, in_copy): (usize, usize, usize),
+        (b, at, depth, in_copy): (usize, u32, usize, usize),
         (mut pick, bind): (
             impl FnMut(&Options<W>, usize) -> T,
             impl Fn(&mut LevelData<W>, T) -> u32,
@@ -1896,6 +1909,9 @@ impl<const W: usize> Searcher<W> {
         total: &mut u64,
     ) -> Result<(), RunError> {
         let copy = depth + 1;
+        // As in `forked_cells`: every live local for the first option of
+        // each pass of the inner loop, then those a run may have written.
+        let (live, each) = lives_at(p, &p.turn, at);
         let mut i = 0;
         while i < in_copy {
             if i == 0 {
@@ -1908,13 +1924,15 @@ impl<const W: usize> Searcher<W> {
                 let (src, dst) = two_levels(&mut self.levels, b, copy)?;
                 let opts = &self.opts[depth];
                 let mut fork = None;
+                let mut carry = live;
                 while i < in_copy {
                     let option = pick(opts, i);
                     match (i, PLAIN) {
                         (0, _) => {}
-                        (_, true) => dst.copy_plain(src),
+                        (_, true) => dst.copy_plain(src, carry),
                         (_, false) => dst.copy_from(src),
                     }
+                    carry = each;
                     i += 1;
                     let resume = bind(dst, option);
                     match run(p, &p.turn, &mut dst.st, &mut dst.fr, resume)? {
@@ -1936,6 +1954,30 @@ impl<const W: usize> Searcher<W> {
             }
         }
         Ok(())
+    }
+}
+
+/// The live locals of decision `site` (pass 35): what a copy of a level
+/// for one of its options carries of the frame.
+#[inline(always)]
+fn live_of<const W: usize>(p: &Program<W>, site: u16) -> Live {
+    p.sites.get(usize::from(site)).map_or(Live::ALL, |s| s.live)
+}
+
+/// [`live_of`] and, second, those of the live locals that a run resumed
+/// at the decision may write (`SiteInfo::each`).
+#[inline(always)]
+fn lives_of<const W: usize>(p: &Program<W>, site: u16) -> (Live, Live) {
+    p.sites.get(usize::from(site)).map_or((Live::ALL, Live::ALL), |s| (s.live, s.each))
+}
+
+/// [`lives_of`] the decision at op `at` of `block`.
+#[inline(always)]
+fn lives_at<const W: usize>(p: &Program<W>, block: &Block<W>, at: u32) -> (Live, Live) {
+    match block.ops.get(at as usize) {
+        Some(Op::Choose(c) | Op::Random(c)) => lives_of(p, c.site),
+        Some(Op::Either { site, .. } | Op::Reveal { site, .. }) => lives_of(p, *site),
+        _ => (Live::ALL, Live::ALL),
     }
 }
 

@@ -656,6 +656,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("touching".into(), crate::game_text(touching).expect("touching game")));
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push(("counted".into(), crate::game_text(COUNTED).expect("counted game")));
+    out.push(("locals".into(), crate::game_text(LOCALS).expect("locals game")));
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -745,6 +746,50 @@ pub const AROUND: &str = "players A, B\nboard square 5 by 5\n\
       if size(pieces(me)) >= 9 or (count x in cells where empty(x) or kind(x) == Ell) <= 8 { win me }\n\
     }\n\
     on no moves { pass }";
+
+/// Locals read after a decision (pass 35 copies for each option only the
+/// locals in scope there, and again for each option only those a run may
+/// write; debug builds fill the others with junk): a `let` before the
+/// first decision and one assigned after it (`t`, which the `lose` reads:
+/// it holds only if `t` kept the value of another option's run), a
+/// decision in an action, which reads the action's arguments after it
+/// (`k`, `c`), decisions in `for`s that run as ops (their cursors and
+/// elements; after `e` the loop goes on to rounds that read `i`), and a
+/// decision in a `while` with a `let` in its body (`u`).
+pub const LOCALS: &str =
+    "players A, B\nboard square 3 by 3\npiece Stone\npiece Ring\nzone hand per player\n\
+    setup { add 4 Stone to hand(A)  add 4 Stone to hand(B) }\n\
+    action put(k, c) {\n\
+      choose d in cells where empty(d) and d != c as \"+{}\"\n\
+      if k == Ring and rank(d) != rank(c) { place k at d } else { place Stone at d }\n\
+    }\n\
+    turn {\n\
+      let h = count(hand(me))\n\
+      let t = 0\n\
+      choose a in cells where empty(a)\n\
+      t = t + 1\n\
+      place Stone at a\n\
+      take Stone from hand(me)\n\
+      for k in kinds where h % 2 == 0 and rank(a) == 2 {\n\
+        put(k, step(a, n))\n\
+        take Stone from hand(me)\n\
+      }\n\
+      for i in range(1, 3) where rank(a) == 3 {\n\
+        if i == 1 {\n\
+          choose e in cells where empty(e) as \"/{}\"\n\
+          place Ring at e\n\
+        }\n\
+        if i == 2 and h > 2 { take Stone from hand(me) }\n\
+      }\n\
+      while t < 3 and rank(a) == 1 {\n\
+        let u = t\n\
+        either \"more\" { t = u + 1 } or \"stop\" { t = u + 5 }\n\
+      }\n\
+      if t == 6 and h == 1 { win me }\n\
+      if t > 1 and rank(a) == 3 { lose me }\n\
+      if size(pieces(me)) >= 5 { win me }\n\
+    }\n\
+    on no moves { draw }";
 
 /// Quantifiers over the lines through a cell (pass 18): `any`, `all` and
 /// `none`, with more filter after the first test (one of them a

@@ -59,6 +59,11 @@ pub enum Op<const W: usize> {
     Jump(u32),
     /// Continue at the op when the condition is false.
     JumpUnless(B<W>, u32),
+    /// A `Run` and the `JumpUnless` after it as one op (made by
+    /// [`fuse_tests`] where nothing jumps to the test): the statements,
+    /// then the test; continue at the op after next when it holds, at the
+    /// op when not. The op after it is never run.
+    RunUnless(StmtFn<W>, B<W>, u32),
     /// One iteration of a `while` (counted against the step limit).
     Tick(Span),
     /// Starts a `for`: the collection into `d[dom]`, the index `w[idx]` = 0.
@@ -113,6 +118,53 @@ pub enum Op<const W: usize> {
     },
 }
 
+/// Makes each `Run` followed by a `JumpUnless` that no op jumps to one
+/// `RunUnless`, leaving a `Jump` past it in the test's place, which no
+/// run reaches. (A run also resumes right after a decision or a reveal,
+/// which is never the `Run` of such a pair.) Returns how many were
+/// fused. One dispatch of the machine fewer where a test of an `if` or
+/// `while` with a decision inside follows statements (boop.'s `if any l
+/// in lines(3): ...` after the placement and its pushes).
+pub fn fuse_tests<const W: usize>(ops: &mut [Op<W>]) -> usize {
+    let mut target = vec![false; ops.len() + 1];
+    for op in ops.iter() {
+        let to = match op {
+            Op::Jump(to) | Op::JumpUnless(_, to) | Op::RunUnless(_, _, to) => to,
+            Op::LoopNext { exit, .. } => exit,
+            Op::Either { arms, .. } => {
+                for &a in arms {
+                    if let Some(t) = target.get_mut(a as usize) {
+                        *t = true;
+                    }
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if let Some(t) = target.get_mut(*to as usize) {
+            *t = true;
+        }
+    }
+    let mut fused = 0;
+    for pc in 0..ops.len().saturating_sub(1) {
+        if !matches!(
+            (&ops[pc], &ops[pc + 1], target.get(pc + 1)),
+            (Op::Run(_), Op::JumpUnless(..), Some(false))
+        ) {
+            continue;
+        }
+        let after = Op::Jump(pc as u32 + 2);
+        if let (Op::Run(f), Op::JumpUnless(c, to)) = (
+            std::mem::replace(&mut ops[pc], Op::Jump(0)),
+            std::mem::replace(&mut ops[pc + 1], after),
+        ) {
+            ops[pc] = Op::RunUnless(f, c, to);
+            fused += 1;
+        }
+    }
+    fused
+}
+
 impl<const W: usize> Op<W> {
     /// Whether this op is a decision (`choose`, `either`, `random`): a run
     /// that reaches it stops there before doing anything.
@@ -138,6 +190,7 @@ pub fn decides_after_chance<const W: usize>(
     let next = |pc: usize, out: &mut Vec<usize>| match ops.get(pc) {
         Some(&Op::Jump(to)) => out.push(to as usize),
         Some(&Op::JumpUnless(_, to)) => out.extend([pc + 1, to as usize]),
+        Some(&Op::RunUnless(_, _, to)) => out.extend([pc + 2, to as usize]),
         Some(&Op::LoopNext { exit, .. }) => out.extend([pc + 1, exit as usize]),
         Some(Op::Either { arms, .. }) => out.extend(arms.iter().map(|&a| a as usize)),
         Some(_) => out.push(pc + 1),
@@ -187,6 +240,9 @@ impl<const W: usize> Compiler<'_, W> {
     pub fn block(&mut self, stmts: &[Stmt]) -> super::Block<W> {
         let mut ops = Vec::new();
         self.stmts(stmts, &mut ops);
+        if fuse_tests(&mut ops) > 0 {
+            self.notes.push("fused test: statements and the test after them as one op".into());
+        }
         super::Block { ops }
     }
 
@@ -765,6 +821,10 @@ pub fn chance_before_decision<const W: usize>(b: &super::Block<W>) -> bool {
             Op::JumpUnless(_, to) => {
                 todo.push(*to as usize);
                 todo.push(pc + 1);
+            }
+            Op::RunUnless(_, _, to) => {
+                todo.push(*to as usize);
+                todo.push(pc + 2);
             }
             Op::LoopNext { exit, .. } => {
                 todo.push(*exit as usize);

@@ -784,6 +784,19 @@ pub fn run<const W: usize>(
                 Ctl::Fail => return Ok(Stop::Fail(cx.fr.failed)),
                 Ctl::Error => return Err(error(cx.fr)),
             },
+            Op::RunUnless(f, c, to) => {
+                match f(&mut cx) {
+                    Ctl::Next => {}
+                    Ctl::Done => return Ok(Stop::Done),
+                    Ctl::Fail => return Ok(Stop::Fail(cx.fr.failed)),
+                    Ctl::Error => return Err(error(cx.fr)),
+                }
+                let ok = c(&mut cx);
+                if cx.fr.err.is_some() {
+                    return Err(error(cx.fr));
+                }
+                pc = if ok { pc + 1 } else { *to };
+            }
             Op::Jump(to) => pc = *to,
             Op::JumpUnless(c, to) => {
                 let ok = c(&mut cx);

@@ -648,6 +648,7 @@ fn bundled_games_use_their_compile_passes() {
                 "if of a line test: the test made in the `if`'s closure",
                 "kinds in place: options of `choose piece`, the zone's counters read directly",
                 "live locals: an option of decision 1 (`square`) carries 2 of 15 words, 0 of 1 sets, 0 of 1 collections; again for each option 0 of 15, 0 of 1, 0 of 1",
+                "fused test: statements and the test after them as one op",
             ],
         ),
         (
@@ -714,6 +715,7 @@ fn bundled_games_use_their_compile_passes() {
                 "precomputed relation of two cells",
                 "lazy tail after decision 4",
                 "lines through a cell: a quantifier over the lines that hold a cell",
+                "fused test: statements and the test after them as one op",
             ],
         ),
         (

@@ -17,10 +17,13 @@
 //!
 //! So a copy of a level for an option need only carry the slots in scope
 //! at the decision and the kept ones ([`Live`]): for boop.'s `choose
-//! square`, one word of fifteen (`piece`), instead of every bank. Debug
-//! builds fill every other slot of the copy with junk first
-//! ([`Live::copy`]), so that a test run would notice a slot read that
-//! this reasoning missed.
+//! square`, two words of fifteen (`piece`, and `square` itself, which
+//! the option's binding writes anyway), instead of every bank. Where the
+//! copy level holds the run of the option before, only those of them
+//! that a run resumed there may write need copying again ([`AtSite`]):
+//! for `choose square`, none. Debug builds fill every other slot of the
+//! copy with junk first ([`Live::copy`]), so that a test run would
+//! notice a slot read that this reasoning missed.
 
 use super::{Dom, Frame, Set, Var};
 use crate::ir::{Slot, Stmt, StmtKind, Target};

@@ -751,19 +751,24 @@ impl<'g, const W: usize> Compiler<'g, W> {
         self.vars.get(s as usize).copied().unwrap_or(Var::W(0))
     }
 
-    /// A fresh word (loop cursor).
+    /// A fresh word: for a value that lives within one op (a hoisted
+    /// value and its flag), or else registered where pass 35 finds it —
+    /// in [`Compiler::kept`] (left by one op for another) or
+    /// [`Compiler::cursors`] (a loop's cursor) — so that the copies of a
+    /// level at a decision carry it.
     pub fn fresh_word(&mut self) -> u16 {
         self.sizes.0 += 1;
         (self.sizes.0 - 1) as u16
     }
 
-    /// A fresh set slot.
+    /// A fresh set slot (see [`Compiler::fresh_word`]).
     pub fn fresh_set(&mut self) -> u16 {
         self.sizes.1 += 1;
         (self.sizes.1 - 1) as u16
     }
 
-    /// A fresh collection slot (the collection a loop walks).
+    /// A fresh collection slot (the collection a loop walks; see
+    /// [`Compiler::fresh_word`]).
     pub fn fresh_dom(&mut self) -> u16 {
         self.sizes.2 += 1;
         (self.sizes.2 - 1) as u16

@@ -739,7 +739,7 @@ pub fn transfer_counted<const W: usize>(
 /// `for q in players { move N K from Z1(q) to Z2(q) }` (see
 /// `Compiler::players_transfer`), `kind` a word local or a constant:
 /// each player's round as [`for_upto`] runs it (`q` written, a step),
-/// then the move as [`transfer_plain`] makes it — the same rounds, steps,
+/// then the move as `transfer_plain` makes it — the same rounds, steps,
 /// failures and errors, without a call for each move. `None` for another
 /// kind operand.
 pub fn for_players_transfer<const W: usize>(

@@ -425,9 +425,7 @@ impl<const W: usize> Frame<W> {
     pub fn copy_from(&mut self, o: &Frame<W>) {
         // Frames of one program have the same sizes: plain copies.
         if self.w.len() == o.w.len() && self.s.len() == o.s.len() && self.d.len() == o.d.len() {
-            self.w.copy_from_slice(&o.w);
-            copy_short(&mut self.s, &o.s);
-            copy_short(&mut self.d, &o.d);
+            Live::ALL.copy(self, o);
         } else {
             self.w.clone_from(&o.w);
             self.s.clone_from(&o.s);
@@ -447,20 +445,6 @@ impl<const W: usize> Frame<W> {
                 a.epoch = if b.epoch == o.epoch && a.own == b.own { b.epoch } else { 0 };
             }
         }
-    }
-}
-
-/// Copies `b` into `a` (of the same length): one or two elements (most
-/// frames' sets and collections) without a call to `memcpy`.
-#[inline(always)]
-fn copy_short<T: Copy>(a: &mut [T], b: &[T]) {
-    match (a, b) {
-        ([x], [y]) => *x = *y,
-        ([x0, x1], [y0, y1]) => {
-            *x0 = *y0;
-            *x1 = *y1;
-        }
-        (a, b) => a.copy_from_slice(b),
     }
 }
 

@@ -116,11 +116,10 @@ fn end_kind(seq: &crate::state::Seq, first: bool) -> Option<i64> {
 /// Occupancy set number `i` of a state (players first, then kinds).
 #[inline(always)]
 pub fn bits_at<const W: usize>(st: &State, i: usize) -> Set<W> {
-    let mut s = Set::EMPTY;
-    if let Some(ws) = st.bits.get(i * W..i * W + W) {
-        s.0.copy_from_slice(ws);
+    match st.bits.get(i * W..).and_then(|ws| ws.first_chunk::<W>()) {
+        Some(ws) => Set(*ws),
+        None => Set::EMPTY,
     }
-    s
 }
 
 /// The seat after the mover's (`opponent`, `next(me)`): the mover is

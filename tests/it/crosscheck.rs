@@ -657,6 +657,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("features".into(), crate::game_text(crate::language::FEATURES).expect("features")));
     out.push(("counted".into(), crate::game_text(COUNTED).expect("counted game")));
     out.push(("locals".into(), crate::game_text(LOCALS).expect("locals game")));
+    out.push(("props".into(), crate::game_text(PROPS).expect("props game")));
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -788,6 +789,50 @@ pub const LOCALS: &str =
       if t == 6 and h == 1 { win me }\n\
       if t > 1 and rank(a) == 3 { lose me }\n\
       if size(pieces(me)) >= 5 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// A property of the piece on a cell compared with a number (pass 37):
+/// in a `choose`'s filter, where 0 — an empty cell's — passes (`<= 1`),
+/// so that occupied options fail at the `place`; folded into the guard of
+/// `for d in dirs` with `occupied(n)`, against a kind local a round
+/// assigns (`k`, read again after every round that ran: after a push it
+/// is `Odd`, lighter than every piece, and no later round pushes), against one no
+/// round assigns, operands swapped (`piece`), and against a constant with
+/// more of the condition after it; in an `all` over cells; a kind whose
+/// property is 0 (`Odd`), like an empty cell's.
+pub const PROPS: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n\
+    piece Small \"s\" { weight: 1 }\npiece Big \"b\" { weight: 3 }\npiece Odd \"o\" { weight: 0 }\n\
+    zone pool per player\n\
+    setup { for p in players { add 3 Small to pool(p)  add 2 Big to pool(p)  add 2 Odd to pool(p) } }\n\
+    turn {\n\
+      choose piece in pool(me)\n\
+      choose c in cells where weight(kind(c)) <= 1 and (weight(piece) != 0 or rank(c) < 3)\n\
+      take piece from pool(me)\n\
+      if occupied(c) { remove c }\n\
+      place piece at c\n\
+      let k = piece\n\
+      for d in dirs {\n\
+        let n = step(c, d)\n\
+        if occupied(n) and weight(kind(n)) < weight(k) {\n\
+          let b = step(n, d)\n\
+          if off(b) { add kind(n) to pool(owner(n))  remove n } else if empty(b) { move n to b }\n\
+          k = Odd\n\
+        }\n\
+      }\n\
+      for d in dirs {\n\
+        let n = step(c, d)\n\
+        if occupied(n) and weight(piece) >= weight(kind(n)) and owner(n) != me {\n\
+          if weight(kind(n)) == 0 { remove n }\n\
+        }\n\
+      }\n\
+      for d in dirs {\n\
+        let n = step(c, d)\n\
+        if occupied(n) and weight(kind(n)) == 3 and rank(n) > 1 {\n\
+          if owner(n) != me { add Small to pool(me) }\n\
+        }\n\
+      }\n\
+      if size(pieces(me)) >= 5 and all x in pieces(me): weight(kind(x)) > 0 { win me }\n\
     }\n\
     on no moves { draw }";
 

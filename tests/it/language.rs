@@ -640,6 +640,7 @@ fn bundled_games_use_their_compile_passes() {
                 "lines as shifts: `any` over lines",
                 "hoisted: `all` over each element's cells",
                 "guarded rounds: a `for` whose rounds test a set form first",
+                "guarded rounds: the guard `occupied(n) and p(kind(n)) op E` as one set of kinds",
                 "lines as shifts: options of `choose l`",
                 "before a decision: a `take` run once for all its options",
                 "cell switch: an `if` chain over one cell's state",

@@ -677,6 +677,18 @@
 //!     1,000 playouts, 0.98–0.99 for `perft 5`, within a pair of files'
 //!     spread), any rule that compares ranks or strengths of pieces
 //!     (captures by a stronger piece, pushes, promotions by value).
+//! 38. **Stepless rounds** (`stepless`). Pass 9's rounds over the
+//!     directions from a fixed cell count a step each, as they go (a
+//!     batch of rounds passed over, then the round that runs). Where
+//!     nothing in a round counts a step of its own (no loop, no
+//!     quantifier, no decision: `stepless`, a short list of forms) and
+//!     the loop's steps fit under the limit, the loop takes them all at
+//!     once and its rounds count none: no round can then pass the limit,
+//!     nothing in a round reads the count, and the loop leaves it as the
+//!     rounds would. Where they do not fit, the rounds count as before,
+//!     so the error is the same where it is raised. Games: boop. (the
+//!     pushes: callgrind `perft 4` 996.9M → 971.9M, 200 playouts 585.2M
+//!     → 563.2M), any rule that looks at each neighbour in turn.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -2603,6 +2615,82 @@ fn touched(e: &Expr, slot: Slot) -> Option<&Expr> {
 }
 
 /// The top-level conjuncts of `e` (`a and b and c`).
+/// Whether evaluating `e` never counts a step against the step limit: no
+/// quantifier, and only builtins that look at a cell, a step, a zone's
+/// count or a number (a short list; anything else counts as stepping).
+fn stepless_expr(e: &Expr) -> bool {
+    let here = match e {
+        Expr::Quant { .. } | Expr::Lines(..) => false,
+        Expr::Builtin(f, ..) => matches!(
+            f,
+            Builtin::Empty
+                | Builtin::Occupied
+                | Builtin::Off
+                | Builtin::Owner
+                | Builtin::KindOf
+                | Builtin::Step
+                | Builtin::Next
+                | Builtin::CountKind
+                | Builtin::CountAll
+                | Builtin::File
+                | Builtin::Rank
+                | Builtin::Abs
+        ),
+        Expr::Const(_)
+        | Expr::Local(..)
+        | Expr::Me
+        | Expr::Unary(..)
+        | Expr::Binary(..)
+        | Expr::Prop(..)
+        | Expr::Zone(..)
+        | Expr::Inline(..)
+        | Expr::Var(..) => true,
+    };
+    let mut all = here;
+    if all {
+        e.children(&mut |c| all &= stepless_expr(c));
+    }
+    all
+}
+
+/// Whether running `stmts` never counts a step against the step limit
+/// (pass 38): no loop, no decision, no chance event, and only
+/// [`stepless_expr`] expressions; actions are inlined as blocks.
+fn stepless(stmts: &[Stmt]) -> bool {
+    stmts.iter().all(|s| match &s.kind {
+        StmtKind::Let(_, x)
+        | StmtKind::Require(x, _)
+        | StmtKind::Remove(x)
+        | StmtKind::Win(x)
+        | StmtKind::Lose(x)
+        | StmtKind::NextTurn(x)
+        | StmtKind::Assign(ir::Target::Local(_), x) => stepless_expr(x),
+        StmtKind::Assign(ir::Target::Var(_, p), x) => {
+            p.as_ref().is_none_or(stepless_expr) && stepless_expr(x)
+        }
+        StmtKind::Draw | StmtKind::Pass => true,
+        StmtKind::If { cond, then, otherwise } => {
+            stepless_expr(cond) && stepless(then) && stepless(otherwise)
+        }
+        StmtKind::Place { kind, owner, at, .. } => {
+            stepless_expr(kind) && owner.as_ref().is_none_or(stepless_expr) && stepless_expr(at)
+        }
+        StmtKind::Move { from, to } => stepless_expr(from) && stepless_expr(to),
+        StmtKind::Change { at, kind, owner } => {
+            stepless_expr(at)
+                && kind.as_ref().is_none_or(stepless_expr)
+                && owner.as_ref().is_none_or(stepless_expr)
+        }
+        StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
+            count.as_ref().is_none_or(stepless_expr) && stepless_expr(kind) && stepless_expr(zone)
+        }
+        StmtKind::Block(binds, body) => {
+            binds.iter().all(|(_, x)| stepless_expr(x)) && stepless(body)
+        }
+        _ => false,
+    })
+}
+
 fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
         Expr::Binary(BinOp::And, a, b, _) => {
@@ -4761,6 +4849,10 @@ impl<const W: usize> Compiler<'_, W> {
 // ---------------------------------------------------------------------------
 // Guarded rounds
 
+/// What `check --passes` says of rounds over the directions that count
+/// no step of their own (pass 38).
+const STILL_NOTE: &str = "stepless rounds: a `for` over the directions takes its steps at once";
+
 /// What `check --passes` says of a guard that pass 37 made one set.
 const FOLDED_NOTE: &str =
     "guarded rounds: the guard `occupied(n) and p(kind(n)) op E` as one set of kinds";
@@ -4902,6 +4994,11 @@ impl<const W: usize> Compiler<'_, W> {
             _ => true,
         };
         self.notes.push("guarded rounds: a `for` whose rounds test a set form first".into());
+        // Pass 38: rounds that count no step of their own.
+        let still = stepless(body);
+        if still && matches!(domain, Expr::Const(Value::Dirs)) && fixed_origin {
+            self.notes.push(STILL_NOTE.into());
+        }
         let coll = self.dom(domain);
         // `for d in dirs`: the collection is known without a call.
         let over_dirs = matches!(domain, Expr::Const(Value::Dirs));
@@ -4940,7 +5037,7 @@ impl<const W: usize> Compiler<'_, W> {
             && matches!(pred, Guard::Leaf(Leaf::Occupied));
         let rest = match (if_then, origin, rest, then.pop()) {
             (true, Some(Ok(i)), Some(r), Some(t)) => {
-                let parts = (x, cell_word, IfThen(r, t), span);
+                let parts = (x, cell_word, IfThen(r, t), (span, still));
                 return Some(guarded_dirs(move |cx| cx.fr.w[i] as CellId, Occupied, parts));
             }
             (_, _, r, t) => {
@@ -4972,7 +5069,7 @@ impl<const W: usize> Compiler<'_, W> {
                 // The cell stepped from and the guard's set, each read
                 // without a match (the commonest guard, `occupied(n)`,
                 // by a closure of its own).
-                let parts = (x, cell_word, body, span);
+                let parts = (x, cell_word, body, (span, still));
                 return Some(match (pred, origin) {
                     (Guard::Leaf(Leaf::Occupied), Ok(i)) => {
                         guarded_dirs(move |cx| cx.fr.w[i] as CellId, Occupied, parts)
@@ -4995,7 +5092,16 @@ impl<const W: usize> Compiler<'_, W> {
             let (mut set, mut at_none) = pred.eval(cx, cx.t.all);
             if matches!(d, Dom::Dirs) && from.origin(cx).is_some() {
                 let origin = |cx: &Cx<'_, W>| from.origin(cx);
-                return dirs_rounds(cx, origin, (set, at_none), &pred, x, None, &body, span);
+                return dirs_rounds::<W, _, _, true>(
+                    cx,
+                    origin,
+                    (set, at_none),
+                    &pred,
+                    x,
+                    None,
+                    &body,
+                    span,
+                );
             }
             let mut ctl = Ctl::Next;
             super::expr::each(cx, d, var, |cx| {
@@ -5044,7 +5150,7 @@ impl<const W: usize> Compiler<'_, W> {
 fn guarded_dirs<const W: usize, G: GuardNow<W>, R: RoundBody<W>>(
     from: impl Fn(&Cx<'_, W>) -> CellId + Send + Sync + 'static,
     pred: G,
-    (x, cell_word, body, span): (usize, Option<usize>, R, crate::source::Span),
+    (x, cell_word, body, (span, still)): (usize, Option<usize>, R, (crate::source::Span, bool)),
 ) -> super::effect::StmtFn<W> {
     use super::effect::{tick_n, Ctl};
     Box::new(move |cx| {
@@ -5060,7 +5166,19 @@ fn guarded_dirs<const W: usize, G: GuardNow<W>, R: RoundBody<W>>(
             cx.fr.w[x] = dirs as i64 - 1;
             return if cx.fr.err.is_some() { Ctl::Error } else { Ctl::Next };
         }
-        dirs_rounds(cx, |_| Some(c), (set, at_none), &pred, x, cell_word, &body, span)
+        let origin = |_: &Cx<'_, W>| Some(c);
+        let guard = (set, at_none);
+        // Pass 38: rounds that count no step of their own take the loop's
+        // steps at once where they stay within the limit (no round can
+        // then pass it, and nothing in a round reads the count).
+        let steps = u64::from(cx.fr.steps) + dirs as u64;
+        if still && steps <= u64::from(cx.t.max_steps) {
+            cx.fr.steps = steps as u32;
+            return dirs_rounds::<W, _, _, false>(
+                cx, origin, guard, &pred, x, cell_word, &body, span,
+            );
+        }
+        dirs_rounds::<W, _, _, true>(cx, origin, guard, &pred, x, cell_word, &body, span)
     })
 }
 
@@ -5076,7 +5194,7 @@ fn guarded_dirs<const W: usize, G: GuardNow<W>, R: RoundBody<W>>(
 /// `body`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn dirs_rounds<const W: usize, G: GuardSet<W>, R: RoundBody<W>>(
+fn dirs_rounds<const W: usize, G: GuardSet<W>, R: RoundBody<W>, const TICK: bool>(
     cx: &mut Cx<'_, W>,
     origin: impl Fn(&Cx<'_, W>) -> Option<crate::board::CellId>,
     guard: (Set<W>, bool),
@@ -5114,9 +5232,10 @@ fn dirs_rounds<const W: usize, G: GuardSet<W>, R: RoundBody<W>>(
                 None => dirs,
             };
         }
-        // Rounds `d0..dn` are passed over, round `dn` runs.
+        // Rounds `d0..dn` are passed over, round `dn` runs (their steps
+        // taken already unless `TICK`).
         let rounds = dn.min(dirs - 1) + 1 - d0;
-        if !tick_n(cx, rounds as u32, span) {
+        if TICK && !tick_n(cx, rounds as u32, span) {
             return Ctl::Error;
         }
         if dn == dirs {

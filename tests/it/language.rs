@@ -641,6 +641,7 @@ fn bundled_games_use_their_compile_passes() {
                 "hoisted: `all` over each element's cells",
                 "guarded rounds: a `for` whose rounds test a set form first",
                 "guarded rounds: the guard `occupied(n) and p(kind(n)) op E` as one set of kinds",
+                "stepless rounds: a `for` over the directions takes its steps at once",
                 "lines as shifts: options of `choose l`",
                 "before a decision: a `take` run once for all its options",
                 "cell switch: an `if` chain over one cell's state",

@@ -410,6 +410,36 @@ fn the_work_limits_can_be_set() {
 }
 
 #[test]
+fn rounds_over_the_directions_keep_to_the_step_limit() {
+    // Eight rounds, one step each (language.md: a step is a loop round),
+    // the rounds that run removing a piece: with a limit of 8 the turn is
+    // a move, with 7 the loop stops at its eighth round. Pass 38 takes
+    // the eight steps at once only where they fit; where they do not, the
+    // rounds count them one by one and stop where the limit is passed.
+    let text = "players A, B\nboard square 3 by 3 with 8 neighbours\npiece Stone\n\
+                setup { place Stone of B at a1  place Stone of B at c3 }\n\
+                turn {\n for d in dirs {\n  let n = step(b2, d)\n  if occupied(n) { remove n }\n }\n pass\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    let notes = g.program().notes();
+    assert!(notes.iter().any(|n| n.starts_with("stepless rounds")), "{notes:?}");
+    let limited = |steps| g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
+    let fits = limited(8);
+    assert_eq!(crate::start(&fits).legal_moves(&fits).expect("8 steps fit").len(), 1);
+    let tight = limited(7);
+    let e = crate::start(&tight).legal_moves(&tight).expect_err("7 steps are too few");
+    assert!(e.message.contains("more than 7 steps"), "{}", e.message);
+    assert!(pointed(&tight, &e).starts_with("for d in dirs"), "`{}`", pointed(&tight, &e));
+    // Rounds whose test counts steps of its own (a quantifier) count
+    // theirs one by one.
+    let stepping =
+        text.replace("if occupied(n)", "if occupied(n) and any e in dirs: empty(step(n, e))");
+    let g = crate::game_text(&stepping).unwrap_or_else(|e| panic!("{e}"));
+    let notes = g.program().notes();
+    assert!(notes.iter().any(|n| n.starts_with("guarded rounds")), "{notes:?}");
+    assert!(!notes.iter().any(|n| n.starts_with("stepless rounds")), "{notes:?}");
+}
+
+#[test]
 fn assignments_and_rays_keep_to_the_step_budget_and_overflow_checks() {
     // A loop that only changes a local runs forever: stopped at the loop.
     // A local doubled in a loop overflows: stopped at the assignment. A

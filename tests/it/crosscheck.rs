@@ -800,7 +800,9 @@ pub const LOCALS: &str =
 /// is `Odd`, lighter than every piece, and no later round pushes), against one no
 /// round assigns, operands swapped (`piece`), and against a constant with
 /// more of the condition after it; in an `all` over cells; a kind whose
-/// property is 0 (`Odd`), like an empty cell's.
+/// property is 0 (`Odd`), like an empty cell's. Then a cell switch whose
+/// `empty(far)` arm moves from a cell that may be empty or off the board
+/// (pass 39: the move fails there, and the option is no move).
 pub const PROPS: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n\
     piece Small \"s\" { weight: 1 }\npiece Big \"b\" { weight: 3 }\npiece Odd \"o\" { weight: 0 }\n\
     zone pool per player\n\
@@ -832,6 +834,9 @@ pub const PROPS: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n\
           if owner(n) != me { add Small to pool(me) }\n\
         }\n\
       }\n\
+      let y = step(c, e)\n\
+      let far = step(step(c, n), n)\n\
+      if off(far) { pass } else if empty(far) { move y to far }\n\
       if size(pieces(me)) >= 5 and all x in pieces(me): weight(kind(x)) > 0 { win me }\n\
     }\n\
     on no moves { draw }";

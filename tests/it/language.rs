@@ -645,6 +645,7 @@ fn bundled_games_use_their_compile_passes() {
                 "lines as shifts: options of `choose l`",
                 "before a decision: a `take` run once for all its options",
                 "cell switch: an `if` chain over one cell's state",
+                "cell switch: `move y to x` where `x` is empty, made in place",
                 "count in place: a zone's count compared with a constant",
                 "lines in place: a line all in one or two occupancy sets",
                 "if of a line test: the test made in the `if`'s closure",

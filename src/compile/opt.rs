@@ -5360,7 +5360,6 @@ impl<const W: usize> Compiler<'_, W> {
         otherwise: &[Stmt],
         lets: &[(usize, super::expr::Leaf)],
     ) -> Option<super::effect::StmtFn<W>> {
-        use super::effect::Ctl;
         if lets.len() > 1 {
             return None;
         }
@@ -5426,37 +5425,50 @@ impl<const W: usize> Compiler<'_, W> {
             });
         }
         self.notes.push("cell switch: an `if` chain over one cell's state".into());
-        let i = i as usize;
-        let switch = move |cx: &mut Cx<'_, W>| {
-            let c = cx.fr.w[i];
-            let off = c == i64::from(NO_CELL);
-            let on = (c as usize) < cx.t.cells;
-            let code = if on { cx.st.data.get(c as usize).copied().unwrap_or(0) } else { 0 };
-            let bits = usize::from(off)
-                | usize::from(on && code == 0) << 1
-                | usize::from(on && code != 0) << 2;
-            match branches.get(usize::from(table[bits])) {
-                Some(Arm::Run(b)) => b(cx),
-                Some(Arm::MoveIn(a, span)) => {
-                    let a = cx.fr.w[*a] as CellId;
-                    super::effect::move_into_empty(cx, a, c as CellId, *span)
-                }
-                _ => Ctl::Next,
-            }
-        };
+        let switch = Switch { i: i as usize, table, branches };
         Some(match *lets {
             // `let behind = step(n, d)`, the commonest, read without a
             // match of the leaf.
             [(j, super::expr::Leaf::StepSlot(c, d))] => Box::new(move |cx| {
                 cx.fr.w[j] = super::expr::Leaf::step_slot(cx, c, d);
-                switch(cx)
+                switch.run(cx)
             }),
             [(j, l)] => Box::new(move |cx| {
                 cx.fr.w[j] = l.eval(cx);
-                switch(cx)
+                switch.run(cx)
             }),
-            _ => Box::new(switch),
+            _ => Box::new(move |cx| switch.run(cx)),
         })
+    }
+}
+
+/// Pass 29's switch: the cell in word slot `i`, the branch for each of
+/// its states (see [`Compiler::cell_switch`]), run in the closure that
+/// holds it (not a call of its own after the `let` before it).
+struct Switch<const W: usize> {
+    i: usize,
+    table: [u8; 8],
+    branches: Vec<Arm<W>>,
+}
+
+impl<const W: usize> Switch<W> {
+    #[inline(always)]
+    fn run(&self, cx: &mut Cx<'_, W>) -> super::effect::Ctl {
+        let c = cx.fr.w[self.i];
+        let off = c == i64::from(NO_CELL);
+        let on = (c as usize) < cx.t.cells;
+        let code = if on { cx.st.data.get(c as usize).copied().unwrap_or(0) } else { 0 };
+        let bits = usize::from(off)
+            | usize::from(on && code == 0) << 1
+            | usize::from(on && code != 0) << 2;
+        match self.branches.get(usize::from(self.table[bits])) {
+            Some(Arm::Run(b)) => b(cx),
+            Some(Arm::MoveIn(a, span)) => {
+                let a = cx.fr.w[*a] as CellId;
+                super::effect::move_into_empty(cx, a, c as CellId, *span)
+            }
+            _ => super::effect::Ctl::Next,
+        }
     }
 }
 

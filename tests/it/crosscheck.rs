@@ -794,7 +794,9 @@ pub const LOCALS: &str =
 
 /// A property of the piece on a cell compared with a number (pass 37):
 /// in a `choose`'s filter, where 0 — an empty cell's — passes (`<= 1`),
-/// so that occupied options fail at the `place`; folded into the guard of
+/// so that occupied options fail at the `place`, and of the cell a step
+/// away, which is `none` on the top row (its piece's property is 0 too);
+/// folded into the guard of
 /// `for d in dirs` with `occupied(n)`, against a kind local a round
 /// assigns (`k`, read again after every round that ran: after a push it
 /// is `Odd`, lighter than every piece, and no later round pushes), against one no
@@ -809,7 +811,7 @@ pub const PROPS: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n\
     setup { for p in players { add 3 Small to pool(p)  add 2 Big to pool(p)  add 2 Odd to pool(p) } }\n\
     turn {\n\
       choose piece in pool(me)\n\
-      choose c in cells where weight(kind(c)) <= 1 and (weight(piece) != 0 or rank(c) < 3)\n\
+      choose c in cells where weight(kind(c)) <= 1 and (weight(piece) != 0 or rank(c) < 3 or weight(kind(step(c, n))) == 0)\n\
       take piece from pool(me)\n\
       if occupied(c) { remove c }\n\
       place piece at c\n\

@@ -436,15 +436,12 @@ pub fn move_piece<const W: usize>(from: Arg<W>, to: Arg<W>, span: Span) -> StmtF
 /// `a` is empty or `b` taken.
 #[inline(always)]
 fn move_cells<const W: usize>(cx: &mut Cx<'_, W>, a: CellId, b: CellId, span: Span) -> Ctl {
-    if a == NO_CELL || b == NO_CELL {
+    // `b` on the board and empty, then as into an empty cell (`a` off the
+    // board or `none` reads as empty there).
+    if b == NO_CELL || code_at(cx, b) != 0 {
         return fail(cx, span);
     }
-    let (pa, pb) = (code_at(cx, a), code_at(cx, b));
-    if pa == 0 || pb != 0 {
-        return fail(cx, span);
-    }
-    shift(cx, a, b, pa);
-    Ctl::Next
+    move_into_empty(cx, a, b, span)
 }
 
 /// `move a to b` where `b` is known to be on the board and empty (an arm

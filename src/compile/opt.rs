@@ -1325,15 +1325,6 @@ pub struct KindProp {
     occupied_only: bool,
 }
 
-impl KindProp {
-    /// The cells where the comparison holds and whether it holds at
-    /// `none`.
-    #[inline(always)]
-    fn eval<const W: usize>(&self, cx: &Cx<'_, W>) -> (Set<W>, bool) {
-        self.select(cx).eval(cx)
-    }
-}
-
 /// A [`KindProp`] with its local read: the kinds whose property passes,
 /// and whether the empty cells and `none` pass.
 #[derive(Clone, Copy)]
@@ -1343,6 +1334,13 @@ struct KindSel {
 }
 
 impl KindProp {
+    /// The cells where the comparison holds and whether it holds at
+    /// `none`.
+    #[inline(always)]
+    fn eval<const W: usize>(&self, cx: &Cx<'_, W>) -> (Set<W>, bool) {
+        self.select(cx).eval(cx)
+    }
+
     /// The kinds that pass for the local's value now.
     #[inline(always)]
     fn select<const W: usize>(&self, cx: &Cx<'_, W>) -> KindSel {
@@ -4939,6 +4937,9 @@ impl<const W: usize> Compiler<'_, W> {
         if round.next().is_some() {
             return None;
         }
+        // The locals a round assigns.
+        let mut changed = Vec::new();
+        assigned(body, &mut changed);
         // Whether the rounds leave the cell they step from as it is (a
         // constant, or a local no round assigns).
         let mut fixed_origin = true;
@@ -4963,8 +4964,6 @@ impl<const W: usize> Compiler<'_, W> {
                 Expr::Const(Value::Cell(c)) => GuardCell::StepFromConst(*c),
                 Expr::Local(c, _) if !bound.contains(c) => match self.var(*c) {
                     Var::W(i) => {
-                        let mut changed = Vec::new();
-                        assigned(body, &mut changed);
                         fixed_origin = !changed.contains(c);
                         GuardCell::StepFromSlot(i as usize)
                     }
@@ -4997,8 +4996,6 @@ impl<const W: usize> Compiler<'_, W> {
         let pred = pred.into_guard();
         // Whether no round assigns the kind local of a pass 37 guard: its
         // kinds are then chosen once per loop.
-        let mut changed = Vec::new();
-        assigned(body, &mut changed);
         let kinds_fixed = match &pred {
             Guard::Kinds(KindProp { k: Some(w), .. }) => {
                 !changed.iter().any(|s| matches!(self.var(*s), Var::W(i) if i as usize == *w))
@@ -5399,6 +5396,8 @@ impl<const W: usize> Compiler<'_, W> {
         // `empty(x)` branch that is `move y to x` moves in place (pass 39:
         // `x` is on the board and empty there).
         let mut branches: Vec<Arm<W>> = Vec::new();
+        // The `else` (`rest`) goes last, under a test that is never
+        // `empty(x)`: it may be reached where `x` is occupied.
         for (f, body) in arms.iter().copied().chain([(Builtin::Off, rest)]) {
             let into = match (f, body) {
                 (
@@ -5407,7 +5406,7 @@ impl<const W: usize> Compiler<'_, W> {
                         kind: StmtKind::Move { from: Expr::Local(a, _), to: Expr::Local(b, _) },
                         span,
                     }],
-                ) if *b == slot && body.len() == 1 => match self.var(*a) {
+                ) if *b == slot => match self.var(*a) {
                     Var::W(a) => Some(Arm::MoveIn(a as usize, *span)),
                     _ => None,
                 },

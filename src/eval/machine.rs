@@ -368,6 +368,15 @@ fn choose_options<const W: usize>(cx: &mut Cx<'_, W>, c: &ChooseOp<W>, out: &mut
             return;
         }
     }
+    if let (None, Dom::Set(s), Var::W(_)) = (&c.filter, d, var) {
+        // Every cell of the set is an option (`choose c in pieces(me)`):
+        // the set itself, in the same order, its cells counted as the
+        // walk below counts them (past the limit, the same error).
+        if crate::compile::effect::tick_n(cx, s.len() as u32, c.span) {
+            out.cells = Some(s);
+        }
+        return;
+    }
     if let Some(test) = &c.elems {
         let sets = test.sets(cx);
         if let Some(sh) = c.by_shifts.and_then(|i| cx.t.shifts.get(i)) {

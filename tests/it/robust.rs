@@ -440,6 +440,27 @@ fn rounds_over_the_directions_keep_to_the_step_limit() {
 }
 
 #[test]
+fn a_choose_over_a_set_without_a_filter_counts_its_cells() {
+    // `choose c in pieces(me)` offers the set itself, not its cells one by
+    // one; it must still count a step per element it looks at (language.md)
+    // and stop at the `choose` past the limit. Three stones: three steps,
+    // the turn's only ones (the move and the rule after it count none).
+    let text = "players A, B\nboard square 3 by 3\npiece Stone\n\
+                setup { place Stone of A at a1  place Stone of A at b2  place Stone of A at c3 }\n\
+                turn {\n choose c in pieces(me)\n remove c\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    let limited = |steps| g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
+    let fits = limited(3);
+    let moves = crate::start(&fits).legal_moves(&fits).expect("3 steps fit");
+    let shown: Vec<String> = moves.iter().map(|m| tabula::notation::text(g.ir(), m)).collect();
+    assert_eq!(shown, ["a1", "b2", "c3"], "the cells in order");
+    let tight = limited(2);
+    let e = crate::start(&tight).legal_moves(&tight).expect_err("2 steps are too few");
+    assert!(e.message.contains("more than 2 steps"), "{}", e.message);
+    assert!(pointed(&tight, &e).starts_with("choose c in pieces(me)"), "`{}`", pointed(&tight, &e));
+}
+
+#[test]
 fn assignments_and_rays_keep_to_the_step_budget_and_overflow_checks() {
     // A loop that only changes a local runs forever: stopped at the loop.
     // A local doubled in a loop overflows: stopped at the assignment. A

@@ -701,6 +701,20 @@
 //!     push into an empty square: callgrind `perft 4` 966.6M → 955.4M,
 //!     200 playouts 556.9M → 550.8M), any push or slide onto an empty
 //!     cell written as an `if` chain.
+//! 40. **Stepped switches** (`StepSwitch`, `Compiler::step_switch`).
+//!     Pass 9's rounds over the directions from a fixed cell, whose
+//!     whole condition is the guard and whose statements are exactly `let
+//!     x = step(n, d)` (the round's own cell and direction) and a cell
+//!     switch on `x` (pass 29): the round is made in the rounds' closure
+//!     (a type of its own, not a boxed closure), `x` read from the step
+//!     table with the cell and direction the rounds found, not from their
+//!     locals. Where no branch the switch runs as statements reads `x` or
+//!     `d` (`stmts_read`; the chain's tests are the switch's, and a pass
+//!     39 move reads only the cell it moves from), neither is written at
+//!     all: no statement of the round reads them, and they are not seen
+//!     after the loop. Games: boop. (the boop: callgrind `perft 4` 950.1M →
+//!     909.7M, 200 playouts 527.8M → 501.9M), any push along the
+//!     directions written this way.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -3330,6 +3344,56 @@ impl Facts {
 }
 
 /// The `let` locals that statements (and the blocks inside them) change.
+/// Whether some statement of `stmts` reads local `slot` (conservatively:
+/// any mention, bound again inside or not).
+fn stmts_read(stmts: &[Stmt], slot: Slot) -> bool {
+    let e = |x: &Expr| x.reads_slot(slot);
+    let opt = |x: &Option<Expr>| x.as_ref().is_some_and(|x| x.reads_slot(slot));
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Let(_, x)
+        | StmtKind::Require(x, _)
+        | StmtKind::Win(x)
+        | StmtKind::Lose(x)
+        | StmtKind::Shuffle(x)
+        | StmtKind::Remove(x)
+        | StmtKind::NextTurn(x)
+        | StmtKind::Assign(ir::Target::Local(_), x) => e(x),
+        StmtKind::Assign(ir::Target::Var(_, p), x) => opt(p) || e(x),
+        StmtKind::Choose { domain, filter, .. } | StmtKind::Random { domain, filter, .. } => {
+            e(domain) || opt(filter)
+        }
+        StmtKind::Either { branches, .. } => branches.iter().any(|b| stmts_read(b, slot)),
+        StmtKind::Reveal { zone, .. } => e(zone),
+        StmtKind::For { domain, filter, body, .. } => {
+            e(domain) || opt(filter) || stmts_read(body, slot)
+        }
+        StmtKind::While { pre, cond, body } => {
+            stmts_read(pre, slot) || e(cond) || stmts_read(body, slot)
+        }
+        StmtKind::If { cond, then, otherwise } => {
+            e(cond) || stmts_read(then, slot) || stmts_read(otherwise, slot)
+        }
+        StmtKind::Draw | StmtKind::Pass => false,
+        StmtKind::Place { kind, owner, at, .. } => e(kind) || opt(owner) || e(at),
+        StmtKind::Compare { domain, keys, .. } => {
+            e(domain)
+                || keys.iter().any(|k| match k {
+                    ir::Key::Value(x) => e(x),
+                    ir::Key::Descending { domain, filter, body, .. } => {
+                        e(domain) || opt(filter) || e(body)
+                    }
+                })
+        }
+        StmtKind::Transfer { count, kind, from, to } => opt(count) || e(kind) || e(from) || e(to),
+        StmtKind::Move { from, to } => e(from) || e(to),
+        StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
+            opt(count) || e(kind) || e(zone)
+        }
+        StmtKind::Block(binds, body) => binds.iter().any(|(_, x)| e(x)) || stmts_read(body, slot),
+        StmtKind::Change { at, kind, owner } => e(at) || opt(kind) || opt(owner),
+    })
+}
+
 fn assigned(stmts: &[Stmt], out: &mut Vec<Slot>) {
     for s in stmts {
         match &s.kind {
@@ -5013,15 +5077,6 @@ impl<const W: usize> Compiler<'_, W> {
         let over_dirs = matches!(domain, Expr::Const(Value::Dirs));
         let var = Var::W(x);
         let x = x as usize;
-        // The body: the `let`s, then the `if` without the conjuncts of the
-        // guard, which hold in every round that runs (the guard's set is
-        // current when a round starts, and they cannot fail).
-        let rest = conj[taken..]
-            .iter()
-            .map(|e| self.bool_(e))
-            .reduce(|acc, b| Box::new(move |cx: &mut Cx<'_, W>| acc(cx) && b(cx)) as B<W>);
-        let mut then = self.stmt_fns(then);
-        let sure = conj[taken..].iter().all(|e| never_errs(e));
         // The cell the rounds step from: a word local's (`Ok`) or a
         // constant (`Err`).
         let origin = match from {
@@ -5033,6 +5088,38 @@ impl<const W: usize> Compiler<'_, W> {
             Var::W(i) => Some(i as usize),
             _ => None,
         };
+        // Pass 40: a round that is only `let x = step(n, d)` of its own
+        // cell and direction and a cell switch on `x`, the whole condition
+        // the guard's.
+        if let (true, true, Some(origin), Some(_), true, true) = (
+            over_dirs,
+            fixed_origin,
+            origin,
+            cell_word,
+            conj.len() == taken,
+            lets.iter().all(|s| matches!(s.kind, StmtKind::Let(y, _) if y == cell)),
+        ) {
+            if let Some(round) = self.step_switch(then, cell, slot) {
+                self.notes.push(STEP_SWITCH_NOTE.into());
+                return Some(match round {
+                    Round::Keep(r) => {
+                        dirs_from(pred, origin, kinds_fixed, (x, cell_word, r, (span, still)))
+                    }
+                    Round::Lean(r) => {
+                        dirs_from(pred, origin, kinds_fixed, (x, cell_word, r, (span, still)))
+                    }
+                });
+            }
+        }
+        // The body: the `let`s, then the `if` without the conjuncts of the
+        // guard, which hold in every round that runs (the guard's set is
+        // current when a round starts, and they cannot fail).
+        let rest = conj[taken..]
+            .iter()
+            .map(|e| self.bool_(e))
+            .reduce(|acc, b| Box::new(move |cx: &mut Cx<'_, W>| acc(cx) && b(cx)) as B<W>);
+        let mut then = self.stmt_fns(then);
+        let sure = conj[taken..].iter().all(|e| never_errs(e));
         // The commonest round of `guarded_dirs` (from a word local, the
         // guard `occupied(n)`, no other `let`, a condition that cannot
         // raise an error and one statement): its `if` made in the rounds'
@@ -5079,16 +5166,7 @@ impl<const W: usize> Compiler<'_, W> {
                 // without a match (the commonest guard, `occupied(n)`,
                 // by a closure of its own).
                 let parts = (x, cell_word, body, (span, still));
-                return Some(match (pred, origin) {
-                    (Guard::Leaf(Leaf::Occupied), Ok(i)) => {
-                        guarded_dirs(move |cx| cx.fr.w[i] as CellId, Occupied, parts)
-                    }
-                    (Guard::Kinds(k), Ok(i)) if kinds_fixed => {
-                        guarded_dirs(move |cx| cx.fr.w[i] as CellId, k, parts)
-                    }
-                    (pred, Ok(i)) => guarded_dirs(move |cx| cx.fr.w[i] as CellId, pred, parts),
-                    (pred, Err(c)) => guarded_dirs(move |_| c, pred, parts),
-                });
+                return Some(dirs_from(pred, origin, kinds_fixed, parts));
             }
         }
         // The leaf `let`s computed in the test's closure (pass 26).
@@ -5172,7 +5250,9 @@ fn guarded_dirs<const W: usize, G: GuardNow<W>, R: RoundBody<W>>(
             if !tick_n(cx, dirs as u32, span) {
                 return Ctl::Error;
             }
-            cx.fr.w[x] = dirs as i64 - 1;
+            if R::DIR_READ {
+                cx.fr.w[x] = dirs as i64 - 1;
+            }
             return if cx.fr.err.is_some() { Ctl::Error } else { Ctl::Next };
         }
         let origin = |_: &Cx<'_, W>| Some(c);
@@ -5189,6 +5269,28 @@ fn guarded_dirs<const W: usize, G: GuardNow<W>, R: RoundBody<W>>(
         }
         dirs_rounds::<W, _, _, true>(cx, origin, guard, &pred, x, cell_word, &body, span)
     })
+}
+
+/// [`guarded_dirs`] from the cell in word local `origin` (`Ok`) or a
+/// constant cell (`Err`), the guard's set read without a match (the
+/// commonest guard, `occupied(n)`, by a closure of its own; a pass 37
+/// guard's kinds chosen once per loop where `kinds_fixed`).
+fn dirs_from<const W: usize, R: RoundBody<W>>(
+    pred: Guard<W>,
+    origin: Result<usize, CellId>,
+    kinds_fixed: bool,
+    parts: (usize, Option<usize>, R, (crate::source::Span, bool)),
+) -> super::effect::StmtFn<W> {
+    match (pred, origin) {
+        (Guard::Leaf(Leaf::Occupied), Ok(i)) => {
+            guarded_dirs(move |cx| cx.fr.w[i] as CellId, Occupied, parts)
+        }
+        (Guard::Kinds(k), Ok(i)) if kinds_fixed => {
+            guarded_dirs(move |cx| cx.fr.w[i] as CellId, k, parts)
+        }
+        (pred, Ok(i)) => guarded_dirs(move |cx| cx.fr.w[i] as CellId, pred, parts),
+        (pred, Err(c)) => guarded_dirs(move |_| c, pred, parts),
+    }
 }
 
 /// Pass 9's rounds over the directions from the cell `origin` reads (again
@@ -5252,14 +5354,18 @@ fn dirs_rounds<const W: usize, G: GuardSet<W>, R: RoundBody<W>, const TICK: bool
             return Ctl::Error;
         }
         if dn == dirs {
-            cx.fr.w[x] = dirs as i64 - 1;
+            if R::DIR_READ {
+                cx.fr.w[x] = dirs as i64 - 1;
+            }
             break;
         }
-        cx.fr.w[x] = dn as i64;
+        if R::DIR_READ {
+            cx.fr.w[x] = dn as i64;
+        }
         if let Some(w) = cell_word {
             cx.fr.w[w] = i64::from(n);
         }
-        match body.run(cx) {
+        match body.run(cx, dn, n) {
             Ctl::Next => {
                 // The round may have changed what the guard reads.
                 (set, at_none) = pred.eval(cx, cx.t.all);
@@ -5278,13 +5384,18 @@ fn dirs_rounds<const W: usize, G: GuardSet<W>, R: RoundBody<W>, const TICK: bool
 /// What one round of pass 9's rounds runs once its cell is in the
 /// guard's set.
 trait RoundBody<const W: usize>: Send + Sync + 'static {
-    /// Runs the round.
-    fn run(&self, cx: &mut Cx<'_, W>) -> super::effect::Ctl;
+    /// Whether the round may read the loop's local: else the rounds do
+    /// not write it.
+    const DIR_READ: bool = true;
+
+    /// Runs the round of direction `d`, whose cell `n` the rounds found
+    /// (both already written into their locals).
+    fn run(&self, cx: &mut Cx<'_, W>, d: usize, n: CellId) -> super::effect::Ctl;
 }
 
 impl<const W: usize> RoundBody<W> for Vec<super::effect::StmtFn<W>> {
     #[inline(always)]
-    fn run(&self, cx: &mut Cx<'_, W>) -> super::effect::Ctl {
+    fn run(&self, cx: &mut Cx<'_, W>, _: usize, _: CellId) -> super::effect::Ctl {
         // One statement (the `let`s computed in the test's closure, pass
         // 26): called without the statement loop.
         match self.as_slice() {
@@ -5302,11 +5413,79 @@ struct IfThen<const W: usize>(B<W>, super::effect::StmtFn<W>);
 
 impl<const W: usize> RoundBody<W> for IfThen<W> {
     #[inline(always)]
-    fn run(&self, cx: &mut Cx<'_, W>) -> super::effect::Ctl {
+    fn run(&self, cx: &mut Cx<'_, W>, _: usize, _: CellId) -> super::effect::Ctl {
         if (self.0)(cx) {
             (self.1)(cx)
         } else {
             super::effect::Ctl::Next
+        }
+    }
+}
+
+/// Pass 40: a round that is `let x = step(n, d)` of the rounds' own cell
+/// `n` and direction `d`, then a cell switch on `x`: the step read from
+/// the table with the cell and direction the rounds found (not from
+/// their locals), and the switch run in the rounds' closure.
+/// `KEEP`: whether the switch's branches read `x` or `d`, which are then
+/// written into their locals (else neither is: nothing else reads them).
+struct StepSwitch<const W: usize, const KEEP: bool> {
+    /// The word of `x`.
+    j: usize,
+    switch: Switch<W>,
+}
+
+/// A [`StepSwitch`] of either kind.
+enum Round<const W: usize> {
+    Keep(StepSwitch<W, true>),
+    Lean(StepSwitch<W, false>),
+}
+
+/// What `check --passes` says of a [`StepSwitch`].
+const STEP_SWITCH_NOTE: &str =
+    "stepped switch: a round's `let x = step(n, d)` and cell switch made in the rounds' closure";
+
+impl<const W: usize, const KEEP: bool> RoundBody<W> for StepSwitch<W, KEEP> {
+    const DIR_READ: bool = KEEP;
+
+    #[inline(always)]
+    fn run(&self, cx: &mut Cx<'_, W>, d: usize, n: CellId) -> super::effect::Ctl {
+        let x = i64::from(cx.t.step(n, d));
+        if KEEP {
+            cx.fr.w[self.j] = x;
+        }
+        self.switch.run_at(cx, x)
+    }
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// Pass 40's round for statements `then` of a round whose cell is
+    /// local `cell` and direction local `dir`: exactly `let x = step(cell,
+    /// dir)` and an `if` chain that is a cell switch on `x`.
+    fn step_switch(&mut self, then: &[Stmt], cell: Slot, dir: Slot) -> Option<Round<W>> {
+        let [Stmt { kind: StmtKind::Let(x, e), .. }, Stmt { kind: StmtKind::If { cond, then, otherwise }, .. }] =
+            then
+        else {
+            return None;
+        };
+        let Expr::Builtin(Builtin::Step, args, _) = e else { return None };
+        match (args.first(), args.get(1), self.var(*x)) {
+            (Some(Expr::Local(c, _)), Some(Expr::Local(d, _)), Var::W(j))
+                if *c == cell && *d == dir =>
+            {
+                // The switch must be on `x` itself.
+                match cell_test(cond) {
+                    Some((_, s)) if s == *x => {}
+                    _ => return None,
+                }
+                let (switch, keep) = self.switch_of(cond, then, otherwise, &[*x, dir])?;
+                let j = j as usize;
+                Some(if keep {
+                    Round::Keep(StepSwitch { j, switch })
+                } else {
+                    Round::Lean(StepSwitch { j, switch })
+                })
+            }
+            _ => None,
         }
     }
 }
@@ -5360,6 +5539,34 @@ impl<const W: usize> Compiler<'_, W> {
         if lets.len() > 1 {
             return None;
         }
+        let (switch, _) = self.switch_of(cond, then, otherwise, &[])?;
+        Some(match *lets {
+            // `let behind = step(n, d)`, the commonest, read without a
+            // match of the leaf.
+            [(j, super::expr::Leaf::StepSlot(c, d))] => Box::new(move |cx| {
+                cx.fr.w[j] = super::expr::Leaf::step_slot(cx, c, d);
+                switch.run(cx)
+            }),
+            [(j, l)] => Box::new(move |cx| {
+                cx.fr.w[j] = l.eval(cx);
+                switch.run(cx)
+            }),
+            _ => Box::new(move |cx| switch.run(cx)),
+        })
+    }
+
+    /// Pass 29's switch of [`Compiler::cell_switch`], not yet in a
+    /// closure (with its notes), and whether a branch it runs as
+    /// statements reads one of the locals `reads` (the chain's tests,
+    /// which the switch answers, and a branch it makes in place, which
+    /// reads only the cell it moves from, are not asked).
+    fn switch_of(
+        &mut self,
+        cond: &Expr,
+        then: &[Stmt],
+        otherwise: &[Stmt],
+        reads: &[Slot],
+    ) -> Option<(Switch<W>, bool)> {
         let (f, slot) = cell_test(cond)?;
         if self.is_hoisted(cond) {
             return None;
@@ -5396,6 +5603,7 @@ impl<const W: usize> Compiler<'_, W> {
         // `empty(x)` branch that is `move y to x` moves in place (pass 39:
         // `x` is on the board and empty there).
         let mut branches: Vec<Arm<W>> = Vec::new();
+        let mut read = false;
         // The `else` (`rest`) goes last, under a test that is never
         // `empty(x)`: it may be reached where `x` is occupied.
         for (f, body) in arms.iter().copied().chain([(Builtin::Off, rest)]) {
@@ -5406,10 +5614,14 @@ impl<const W: usize> Compiler<'_, W> {
                         kind: StmtKind::Move { from: Expr::Local(a, _), to: Expr::Local(b, _) },
                         span,
                     }],
-                ) if *b == slot => match self.var(*a) {
-                    Var::W(a) => Some(Arm::MoveIn(a as usize, *span)),
-                    _ => None,
-                },
+                ) if *b == slot => {
+                    // It reads the cell it moves from in its local.
+                    read |= reads.contains(a);
+                    match self.var(*a) {
+                        Var::W(a) => Some(Arm::MoveIn(a as usize, *span)),
+                        _ => None,
+                    }
+                }
                 _ => None,
             };
             branches.push(match into {
@@ -5417,27 +5629,17 @@ impl<const W: usize> Compiler<'_, W> {
                     self.notes.push(MOVE_IN_NOTE.into());
                     arm
                 }
-                None => match self.stmt_fns(body) {
-                    b if b.is_empty() => Arm::Skip,
-                    b => Arm::Run(super::effect::seq(b)),
-                },
+                None => {
+                    read |= reads.iter().any(|r| stmts_read(body, *r));
+                    match self.stmt_fns(body) {
+                        b if b.is_empty() => Arm::Skip,
+                        b => Arm::Run(super::effect::seq(b)),
+                    }
+                }
             });
         }
         self.notes.push("cell switch: an `if` chain over one cell's state".into());
-        let switch = Switch { i: i as usize, table, branches };
-        Some(match *lets {
-            // `let behind = step(n, d)`, the commonest, read without a
-            // match of the leaf.
-            [(j, super::expr::Leaf::StepSlot(c, d))] => Box::new(move |cx| {
-                cx.fr.w[j] = super::expr::Leaf::step_slot(cx, c, d);
-                switch.run(cx)
-            }),
-            [(j, l)] => Box::new(move |cx| {
-                cx.fr.w[j] = l.eval(cx);
-                switch.run(cx)
-            }),
-            _ => Box::new(move |cx| switch.run(cx)),
-        })
+        Some((Switch { i: i as usize, table, branches }, read))
     }
 }
 
@@ -5453,7 +5655,12 @@ struct Switch<const W: usize> {
 impl<const W: usize> Switch<W> {
     #[inline(always)]
     fn run(&self, cx: &mut Cx<'_, W>) -> super::effect::Ctl {
-        let c = cx.fr.w[self.i];
+        self.run_at(cx, cx.fr.w[self.i])
+    }
+
+    /// [`Switch::run`] where the switched local holds `c`.
+    #[inline(always)]
+    fn run_at(&self, cx: &mut Cx<'_, W>, c: i64) -> super::effect::Ctl {
         let off = c == i64::from(NO_CELL);
         let on = (c as usize) < cx.t.cells;
         let code = if on { cx.st.data.get(c as usize).copied().unwrap_or(0) } else { 0 };

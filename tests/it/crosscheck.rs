@@ -658,6 +658,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("counted".into(), crate::game_text(COUNTED).expect("counted game")));
     out.push(("locals".into(), crate::game_text(LOCALS).expect("locals game")));
     out.push(("props".into(), crate::game_text(PROPS).expect("props game")));
+    out.push(("stepped".into(), crate::game_text(STEPPED).expect("stepped game")));
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -840,6 +841,45 @@ pub const PROPS: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n\
       let far = step(step(c, n), n)\n\
       if off(far) { pass } else if empty(far) { move y to far }\n\
       if size(pieces(me)) >= 5 and all x in pieces(me): weight(kind(x)) > 0 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// Rounds over the directions that are `let b = step(n, d)` and a cell
+/// switch on `b` (pass 40): a push whose branches read neither `b` nor
+/// `d` (they are then not written), one whose branch reads `b` (placing
+/// there), and one whose guard lets `none` in (`not occupied(n)`: `b` is
+/// then `none`, off the board) and whose branch reads `d`.
+pub const STEPPED: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n\
+    piece Stone \"s\" { weight: 1 }\npiece Rock \"r\" { weight: 2 }\n\
+    zone pool per player\n\
+    setup { for p in players { add 4 Stone to pool(p)  add 3 Rock to pool(p) } }\n\
+    turn {\n\
+      choose piece in pool(me)\n\
+      choose c in cells where empty(c)\n\
+      take piece from pool(me)\n\
+      place piece at c\n\
+      for d in dirs {\n\
+        let n = step(c, d)\n\
+        if occupied(n) and weight(kind(n)) <= weight(piece) {\n\
+          let b = step(n, d)\n\
+          if off(b) { add kind(n) to pool(owner(n))  remove n } else if empty(b) { move n to b }\n\
+        }\n\
+      }\n\
+      for d in dirs {\n\
+        let n = step(c, d)\n\
+        if occupied(n) and weight(kind(n)) == 2 {\n\
+          let b = step(n, d)\n\
+          if empty(b) { place Stone of owner(n) at b } else if off(b) { pass }\n\
+        }\n\
+      }\n\
+      for d in dirs {\n\
+        let n = step(c, d)\n\
+        if not occupied(n) {\n\
+          let b = step(n, d)\n\
+          if off(b) { if d == ne or d == w { add Stone to pool(me) } } else if occupied(b) { pass }\n\
+        }\n\
+      }\n\
+      if size(pieces(me)) >= 7 { win me }\n\
     }\n\
     on no moves { draw }";
 

@@ -646,6 +646,7 @@ fn bundled_games_use_their_compile_passes() {
                 "before a decision: a `take` run once for all its options",
                 "cell switch: an `if` chain over one cell's state",
                 "cell switch: `move y to x` where `x` is empty, made in place",
+                "stepped switch: a round's `let x = step(n, d)` and cell switch made in the rounds' closure",
                 "count in place: a zone's count compared with a constant",
                 "lines in place: a line all in one or two occupancy sets",
                 "if of a line test: the test made in the `if`'s closure",

@@ -51,26 +51,27 @@ impl<const W: usize> LevelData<W> {
         self.fr.copy_from(&o.fr);
     }
 
-    /// Whether copies of this level may be [`LevelData::copy_plain`]: a
-    /// plain position ([`State::plain`]) and a frame without group lists.
-    #[inline(always)]
-    fn plain(&self) -> bool {
-        self.st.plain() && self.fr.groups.is_empty()
-    }
-
     /// [`LevelData::copy_from`] of a [`LevelData::plain`] level `o` into a
     /// level of the same program, for a run resumed at a decision whose
     /// live locals are `live`: the position without the tests of what a
     /// plain one cannot hold, and of the frame only what that run may
     /// read before writing it (pass 35).
     #[inline(always)]
-    fn copy_plain(&mut self, o: &LevelData<W>, live: Live) {
+    ///
+    /// `groups`: whether the frames hold group lists (the same for every
+    /// level of a program; told by the caller, once per loop).
+    fn copy_plain(&mut self, o: &LevelData<W>, live: Live, groups: bool) {
         self.st.copy_plain(&o.st);
         let (a, b) = (&mut self.fr, &o.fr);
         live.copy(a, b);
         a.epoch = b.epoch;
         a.steps = b.steps;
         a.err = None;
+        // The group lists, as `Frame::copy_from` keeps them (a level of
+        // the same program has as many).
+        if groups {
+            keep_groups(a, b);
+        }
     }
 
     /// Whether `o` is a level of the same program (so the two may be swapped).
@@ -437,14 +438,20 @@ impl<const W: usize> Frame<W> {
         if self.groups.len() != o.groups.len() {
             self.groups.clone_from(&o.groups);
         } else {
-            // This frame's own pieces-and-groups pair stays true: it is
-            // current when `o`'s is and the pieces are the same; else it is
-            // marked stale (made again when asked, which a fork that goes
-            // on to change the pieces never does).
-            for (a, b) in self.groups.iter_mut().zip(&o.groups) {
-                a.epoch = if b.epoch == o.epoch && a.own == b.own { b.epoch } else { 0 };
-            }
+            keep_groups(self, o);
         }
+    }
+}
+
+/// After a copy of frame `o` into `a` (whose epoch is now `o`'s), with as
+/// many group lists: `a`'s own pieces-and-groups pair stays true, current
+/// when `o`'s is and the pieces are the same; else it is marked stale
+/// (made again when asked, which a fork that goes on to change the
+/// pieces never does).
+#[inline(always)]
+fn keep_groups<const W: usize>(a: &mut Frame<W>, o: &Frame<W>) {
+    for (x, y) in a.groups.iter_mut().zip(&o.groups) {
+        x.epoch = if y.epoch == o.epoch && x.own == y.own { y.epoch } else { 0 };
     }
 }
 
@@ -1157,7 +1164,8 @@ impl<const W: usize> Searcher<W> {
                         if p.plain_levels && self.levels.len() > depth + 1 {
                             // Every level of the program is plain.
                             let (lo, hi) = self.levels.split_at_mut(depth + 1);
-                            hi[0].copy_plain(&lo[b], live_of(p, site));
+                            // No group lists: `plain_levels` says so.
+                            hi[0].copy_plain(&lo[b], live_of(p, site), false);
                         } else {
                             self.copy_level(b, depth + 1);
                         }
@@ -1239,7 +1247,7 @@ impl<const W: usize> Searcher<W> {
                 let mut carry = live;
                 while i < in_copy {
                     let pick = set.pop().map_or(i64::MIN, i64::from);
-                    dst.copy_plain(src, carry);
+                    dst.copy_plain(src, carry, false);
                     carry = each;
                     i += 1;
                     dst.fr.w[x] = pick;
@@ -1751,17 +1759,20 @@ impl<const W: usize> Searcher<W> {
         // After the first option's copy, the copy level changes only by
         // runs: of a plain level, what a run may change is copied alone
         // (a loop of its own, so that the others' is as it was).
-        if self.levels[b].plain() {
-            self.count_runs_in::<true>(p, start, b, at, depth, own)
-        } else {
-            self.count_runs_in::<false>(p, start, b, at, depth, own)
+        let lv = &self.levels[b];
+        match (lv.st.plain(), lv.fr.groups.is_empty()) {
+            (true, true) => self.count_runs_in::<true, false>(p, start, b, at, depth, own),
+            // Group lists are kept as `Frame::copy_from` keeps them.
+            (true, false) => self.count_runs_in::<true, true>(p, start, b, at, depth, own),
+            _ => self.count_runs_in::<false, false>(p, start, b, at, depth, own),
         }
     }
 
     /// [`Searcher::count_runs`], the options after the first copied by
-    /// [`LevelData::copy_plain`] when `PLAIN`.
+    /// [`LevelData::copy_plain`] when `PLAIN` (a plain position), with
+    /// the frames' group lists kept when `GROUPS`.
     #[inline(never)]
-    fn count_runs_in<const PLAIN: bool>(
+    fn count_runs_in<const PLAIN: bool, const GROUPS: bool>(
         &mut self,
         p: &Program<W>,
         start: Option<&State>,
@@ -1777,7 +1788,7 @@ impl<const W: usize> Searcher<W> {
         let mut total = 0;
         let word = word_of(block, at);
         if let (true, false, Some(set), Some(x)) = (PLAIN, p.uses_memos, cells, word) {
-            return self.count_cells(p, start, (b, at, depth, own), set, x);
+            return self.count_cells::<GROUPS>(p, start, (b, at, depth, own), set, x);
         }
         // Every option but the walk's own level's last runs in the copy
         // level (see `count_in_copy`).
@@ -1786,7 +1797,7 @@ impl<const W: usize> Searcher<W> {
         let bind = |dst: &mut LevelData<W>, pick: Pick<W>| {
             bind_in(word, p, block, at, &mut dst.st, &mut dst.fr, pick)
         };
-        self.count_in_copy::<PLAIN, _>(
+        self.count_in_copy::<PLAIN, GROUPS, _>(
             p,
             start,
             (b, at, depth, in_copy),
@@ -1843,7 +1854,7 @@ impl<const W: usize> Searcher<W> {
     /// with a set form): the same options in the same order, each bound
     /// and run as there, without the general walk's questions per option.
     #[inline(always)]
-    fn count_cells(
+    fn count_cells<const GROUPS: bool>(
         &mut self,
         p: &Program<W>,
         start: Option<&State>,
@@ -1861,7 +1872,8 @@ impl<const W: usize> Searcher<W> {
             dst.fr.w[x] = pick;
             at + 1
         };
-        self.count_in_copy::<true, _>(p, start, (b, at, depth, in_copy), (pick, bind), &mut total)?;
+        let parts = (b, at, depth, in_copy);
+        self.count_in_copy::<true, GROUPS, _>(p, start, parts, (pick, bind), &mut total)?;
         if own && n > 0 {
             let pick = set.pop().map_or(i64::MIN, i64::from);
             self.run_counted(p, start, (b, at + 1, depth), Some((x, pick)), &mut total)?;
@@ -1875,13 +1887,13 @@ impl<const W: usize> Searcher<W> {
     /// decision listed at `depth`, counted from level `b`: each run in the
     /// copy level (`depth + 1`), made a copy of `b` for the first and,
     /// when `PLAIN`, given back only what a run may change for the others
-    /// (copied whole otherwise). `pick` takes option `i` from the listing,
+    /// (with the group lists kept when `GROUPS`; copied whole otherwise). `pick` takes option `i` from the listing,
     /// `bind` binds it in the copy level and says where its run goes on.
     /// The two levels are found once, not per option, and again only
     /// after an option whose run stopped at a decision (counted with the
     /// whole searcher).
     #[inline(always)]
-    fn count_in_copy<const PLAIN: bool, T>(
+    fn count_in_copy<const PLAIN: bool, const GROUPS: bool, T>(
         &mut self,
         p: &Program<W>,
         start: Option<&State>,
@@ -1913,7 +1925,7 @@ impl<const W: usize> Searcher<W> {
                     let option = pick(opts, i);
                     match (i, PLAIN) {
                         (0, _) => {}
-                        (_, true) => dst.copy_plain(src, carry),
+                        (_, true) => dst.copy_plain(src, carry, GROUPS),
                         (_, false) => dst.copy_from(src),
                     }
                     carry = each;

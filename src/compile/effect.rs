@@ -1289,7 +1289,7 @@ pub fn for_kinds<const W: usize>(
         if pl == NONE8 {
             return Ctl::Next;
         }
-        if let Some(ctl) = walk_kinds(cx, z, pl, var, &filter, &body, span) {
+        if let Some(ctl) = walk_kinds(cx, z, pl, var, (&filter, ()), &body, span) {
             return ctl;
         }
         if cx.fr.err.is_some() {
@@ -1304,12 +1304,12 @@ pub fn for_kinds<const W: usize>(
 /// with pieces in order, the counters read again after every round.
 /// `Some`: the loop stops with that.
 #[inline(always)]
-fn walk_kinds<const W: usize>(
+fn walk_kinds<const W: usize, F: RoundFilter<W>>(
     cx: &mut Cx<'_, W>,
     z: u16,
     pl: u8,
     var: Var,
-    filter: &Option<B<W>>,
+    filter: (&F, F::Fixed),
     body: &[StmtFn<W>],
     span: Span,
 ) -> Option<Ctl> {
@@ -1333,21 +1333,25 @@ fn walk_kinds<const W: usize>(
 /// walks them (each kind with pieces, the counters read again after every
 /// round) — the same rounds, steps and errors, without a call for each
 /// player's walk. `spans`: the outer loop's and the inner one's.
-pub fn for_players_kinds<const W: usize>(
+///
+/// The filter's part that no round changes ([`RoundFilter::fixed`]) is
+/// read once, before the first round.
+pub fn for_players_kinds<const W: usize, F: RoundFilter<W>>(
     q: usize,
     z: u16,
     var: Var,
-    filter: Option<B<W>>,
+    filter: F,
     body: Vec<StmtFn<W>>,
     (outer, inner): (Span, Span),
 ) -> StmtFn<W> {
     Box::new(move |cx| {
+        let fixed = filter.fixed(cx);
         for pl in 0..cx.t.players {
             cx.fr.w[q] = pl as i64;
             if !tick(cx, outer) {
                 return Ctl::Error;
             }
-            if let Some(ctl) = walk_kinds(cx, z, pl as u8, var, &filter, &body, inner) {
+            if let Some(ctl) = walk_kinds(cx, z, pl as u8, var, (&filter, fixed), &body, inner) {
                 return ctl;
             }
             if cx.fr.err.is_some() {
@@ -1366,11 +1370,11 @@ pub fn for_players_kinds<const W: usize>(
 /// local, the round's step, the filter, the body. `Some`: the loop stops
 /// with that (an error, the turn's end, a failure).
 #[inline(always)]
-fn for_round<const W: usize>(
+fn for_round<const W: usize, F: RoundFilter<W>>(
     cx: &mut Cx<'_, W>,
     var: Var,
     v: i64,
-    filter: &Option<B<W>>,
+    (filter, fixed): (&F, F::Fixed),
     body: &[StmtFn<W>],
     span: Span,
 ) -> Option<Ctl> {
@@ -1380,20 +1384,40 @@ fn for_round<const W: usize>(
     if !tick(cx, span) {
         return Some(Ctl::Error);
     }
-    if let Some(f) = filter {
-        let ok = f(cx);
-        if cx.fr.err.is_some() {
-            return Some(Ctl::Error);
-        }
-        if !ok {
-            return None;
-        }
+    let ok = filter.pass(cx, fixed);
+    if cx.fr.err.is_some() {
+        return Some(Ctl::Error);
+    }
+    if !ok {
+        return None;
     }
     let ctl = match body {
         [one] => one(cx),
         body => run_seq(cx, body),
     };
     (ctl != Ctl::Next).then_some(ctl)
+}
+
+/// A `for` round's filter as [`for_round`] asks it: a condition's
+/// closure (or none), or a form whose part that no round changes is read
+/// once per loop (pass 41: `opt::kinds::KindQuant`).
+pub trait RoundFilter<const W: usize>: Send + Sync + 'static {
+    /// What the filter reads that no round of the loop changes.
+    type Fixed: Copy;
+    /// Reads it, before the first round.
+    fn fixed(&self, cx: &mut Cx<'_, W>) -> Self::Fixed;
+    /// Whether the round's element passes (an error recorded in the frame).
+    fn pass(&self, cx: &mut Cx<'_, W>, fixed: Self::Fixed) -> bool;
+}
+
+impl<const W: usize> RoundFilter<W> for Option<B<W>> {
+    type Fixed = ();
+    #[inline(always)]
+    fn fixed(&self, _: &mut Cx<'_, W>) {}
+    #[inline(always)]
+    fn pass(&self, cx: &mut Cx<'_, W>, _: ()) -> bool {
+        self.as_ref().is_none_or(|f| f(cx))
+    }
 }
 
 /// What [`for_upto`] counts up to: a count of the game's.
@@ -1424,7 +1448,7 @@ pub fn for_upto<const W: usize>(
             Upto::Kinds => cx.t.kinds,
         };
         for v in 0..n {
-            if let Some(ctl) = for_round(cx, var, v as i64, &filter, &body, span) {
+            if let Some(ctl) = for_round(cx, var, v as i64, (&filter, ()), &body, span) {
                 return ctl;
             }
         }

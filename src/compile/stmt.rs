@@ -893,9 +893,14 @@ impl<const W: usize> Compiler<'_, W> {
         }
         self.notes.push(FOR_KINDS_NOTE.into());
         self.notes.push("players' kinds: a `for` over the players of a `for` over each one's zone's kinds, as one loop".into());
+        let spans = (span, *inner);
+        if let Some(kq) = filter.as_ref().and_then(|f| self.kind_filter(f, body)) {
+            let body = self.stmt_fns(body);
+            return Some(effect::for_players_kinds(q as usize, z, kvar, kq, body, spans));
+        }
         let filter = filter.as_ref().map(|f| self.bool_(f));
         let body = self.stmt_fns(body);
-        Some(effect::for_players_kinds(q as usize, z, kvar, filter, body, (span, *inner)))
+        Some(effect::for_players_kinds(q as usize, z, kvar, filter, body, spans))
     }
 
     /// `for q in players { move N K from Z1(q) to Z2(q) }` between counted

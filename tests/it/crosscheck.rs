@@ -659,6 +659,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("locals".into(), crate::game_text(LOCALS).expect("locals game")));
     out.push(("props".into(), crate::game_text(PROPS).expect("props game")));
     out.push(("stepped".into(), crate::game_text(STEPPED).expect("stepped game")));
+    out.push(("kind filter".into(), crate::game_text(KIND_FILTER).expect("kind filter game")));
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -880,6 +881,45 @@ pub const STEPPED: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n
         }\n\
       }\n\
       if size(pieces(me)) >= 7 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// A `for` over the players of a `for` over each one's zone's kinds
+/// whose filter is a quantifier over a zone's pieces in kind-set form
+/// (pass 41): where the loop moves pieces into the zone the filter reads
+/// (`row`), every round reads it again (a `Green` passes once a `Red` has
+/// joined the row in the same loop); where it does not (a `def` called
+/// with two locals, the loop's and the chosen kind, both compared with
+/// the row's pieces), the zone is read once per loop.
+pub const KIND_FILTER: &str = "players A, B\n\
+    piece Red \"r\" { t: 1 }\n\
+    piece Blue \"b\" { t: 2 }\n\
+    piece Green \"g\" { t: 3 }\n\
+    piece Pink \"p\" { t: 1 }\n\
+    zone hand per player\n\
+    zone row shared ordered\n\
+    zone out shared\n\
+    def matched(a, b) = any n in row: t(n) == t(a) and t(n) != t(b)\n\
+    setup {\n\
+      for p in players { add 4 Red to hand(p)  add 3 Blue to hand(p)  add 2 Green to hand(p)  add 4 Pink to hand(p) }\n\
+      add Green to row\n\
+    }\n\
+    turn {\n\
+      choose k in hand(me)\n\
+      move k from hand(me) to out\n\
+      for q in players {\n\
+        for j in hand(q) where any n in row: t(n) != t(j) {\n\
+          move j from hand(q) to row\n\
+        }\n\
+      }\n\
+      for q in players {\n\
+        for j in hand(q) where matched(j, k) {\n\
+          move j from hand(q) to out\n\
+        }\n\
+      }\n\
+      add Blue to hand(next(me))\n\
+      add Pink to hand(next(me))\n\
+      if count(out) >= 30 { win me }\n\
     }\n\
     on no moves { draw }";
 

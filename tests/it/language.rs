@@ -690,6 +690,7 @@ fn bundled_games_use_their_compile_passes() {
                 "arms that decide: each arm of `either` 4 begins with a decision",
                 "kinds in place: options of `choose card`, the zone's counters read directly",
                 "kind sets: `any` over a zone's pieces",
+                "kind filter: a `for` over kinds whose filter is a kind set over a zone the loop leaves alone, that zone read once per loop",
                 "kinds in place: a `for` over a zone's kinds, its counters read directly",
                 "arms alike: decision 6 (`card`) counts as the `choose` of arm 0",
                 "counted playouts: a playout plays the move it draws among those counted",

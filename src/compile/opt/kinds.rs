@@ -7,8 +7,11 @@
 //! local, when there is one).
 
 use super::super::expr::Compiler;
-use super::super::{effect::Arg, Cx, B};
-use crate::ir::{BinOp, Expr, Quant, Slot, UnOp, Value};
+use super::super::{
+    effect::{Arg, RoundFilter},
+    Cx, B,
+};
+use crate::ir::{BinOp, Expr, Quant, Slot, Stmt, StmtKind, UnOp, Value};
 
 /// At most this many kinds: a set of kinds is one word.
 const MAX_KINDS: usize = 64;
@@ -89,6 +92,21 @@ impl<const W: usize> Compiler<'_, W> {
         filter: Option<&Expr>,
         body: Option<&Expr>,
     ) -> Option<B<W>> {
+        let kq = self.kind_quant(q, slot, domain, (filter, body))?;
+        Some(Box::new(move |cx| {
+            let held = kq.held(cx);
+            kq.test(cx, held)
+        }))
+    }
+
+    /// [`Compiler::kind_quant_bool`], not yet in a closure.
+    pub fn kind_quant(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        domain: &Expr,
+        (filter, body): (Option<&Expr>, Option<&Expr>),
+    ) -> Option<KindQuant<W>> {
         let kinds = self.t.kinds;
         if !matches!(q, Quant::Any | Quant::All | Quant::None) || kinds == 0 || kinds > MAX_KINDS {
             return None;
@@ -116,43 +134,149 @@ impl<const W: usize> Compiler<'_, W> {
             _ => "none",
         };
         self.notes.push(format!("kind sets: `{name}` over a zone's pieces"));
-        Some(Box::new(move |cx| {
-            let held = match &pieces {
-                Pieces::Seq(i) => cx.st.seqs.get(*i).map_or(0, |z| {
-                    let mut m = 0u64;
-                    for k in z.front() {
-                        m |= 1u64 << (k as usize % MAX_KINDS);
-                    }
-                    for &k in &z.back {
-                        m |= 1u64 << (k as usize % MAX_KINDS);
-                    }
-                    if z.any_hidden() {
-                        for (k, &n) in z.middle().iter().enumerate() {
-                            m |= u64::from(n != 0) << (k % MAX_KINDS);
-                        }
-                    }
-                    m
-                }),
-                Pieces::Counted(z, a) => {
-                    // The player as the zone's word holds it (see `each`).
-                    let pl = a.get(cx) as u8;
-                    cx.t.kind_counts(&cx.st.data, *z, pl).map_or(0, |c| {
-                        c.iter()
-                            .enumerate()
-                            .fold(0u64, |m, (k, &n)| m | u64::from(n != 0) << (k % MAX_KINDS))
-                    })
-                }
-            };
-            let pass = f.as_ref().map_or(all, |f| f.eval(cx, all)) & held;
-            let good = b.as_ref().map_or(all, |b| b.eval(cx, all));
-            match q {
-                Quant::Any => pass & good != 0,
-                Quant::None => pass & good == 0,
-                _ => pass & !good == 0,
-            }
-        }))
+        Some(KindQuant { q, pieces, f, b, all })
+    }
+}
+
+/// A quantifier over a zone's pieces in set form (pass 30): the kinds the
+/// zone holds ([`KindQuant::held`]) met with the kinds that pass.
+pub struct KindQuant<const W: usize> {
+    q: Quant,
+    pieces: Pieces<W>,
+    f: Option<KindSet>,
+    b: Option<KindSet>,
+    all: u64,
+}
+
+/// What `check --passes` says of a `for` filter made by
+/// [`Compiler::kind_filter`].
+pub const KIND_FILTER_NOTE: &str =
+    "kind filter: a `for` over kinds whose filter is a kind set over a zone the loop leaves alone, that zone read once per loop";
+
+impl<const W: usize> Compiler<'_, W> {
+    /// Pass 41: the filter `f` of a `for` over kinds whose statements are
+    /// `body`, when it is a quantifier of pass 30 (also a `def` of one
+    /// called with locals, which the checker expands in place) over a
+    /// zone whose identity cannot change and that no statement of `body`
+    /// may change: the quantifier, whose zone's kinds the loop reads once
+    /// ([`RoundFilter::fixed`]).
+    pub fn kind_filter(&mut self, f: &Expr, body: &[Stmt]) -> Option<KindQuant<W>> {
+        let Expr::Quant { quant, slot, domain, filter, body: b, .. } = f else { return None };
+        let Expr::Zone(z, _) = &**domain else { return None };
+        if writes_zone(body, *z) {
+            return None;
+        }
+        let n = self.notes.len();
+        let kq = self.kind_quant(*quant, *slot, domain, (filter.as_deref(), b.as_deref()))?;
+        if !kq.fixed_zone() {
+            self.notes.truncate(n);
+            return None;
+        }
+        self.notes.push(KIND_FILTER_NOTE.into());
+        Some(kq)
+    }
+}
+
+/// Whether some statement of `stmts` may change zone `z` (its pieces, or
+/// their order or faces): conservatively, any change of a zone that is
+/// not named as a zone.
+fn writes_zone(stmts: &[Stmt], z: u16) -> bool {
+    let hits = |e: &Expr| !matches!(e, Expr::Zone(y, _) if *y != z);
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Transfer { from, to, .. } => hits(from) || hits(to),
+        StmtKind::Add { zone, .. } | StmtKind::Take { zone, .. } => hits(zone),
+        StmtKind::Shuffle(zone) | StmtKind::Reveal { zone, .. } => hits(zone),
+        StmtKind::Either { branches, .. } => branches.iter().any(|b| writes_zone(b, z)),
+        StmtKind::For { body, .. } | StmtKind::Block(_, body) => writes_zone(body, z),
+        StmtKind::While { pre, body, .. } => writes_zone(pre, z) || writes_zone(body, z),
+        StmtKind::If { then, otherwise, .. } => writes_zone(then, z) || writes_zone(otherwise, z),
+        StmtKind::Let(..)
+        | StmtKind::Choose { .. }
+        | StmtKind::Random { .. }
+        | StmtKind::Require(..)
+        | StmtKind::Win(_)
+        | StmtKind::Lose(_)
+        | StmtKind::Draw
+        | StmtKind::Pass
+        | StmtKind::Place { .. }
+        | StmtKind::Compare { .. }
+        | StmtKind::Remove(_)
+        | StmtKind::Move { .. }
+        | StmtKind::Assign(..)
+        | StmtKind::Change { .. }
+        | StmtKind::NextTurn(_) => false,
+    })
+}
+
+impl<const W: usize> RoundFilter<W> for KindQuant<W> {
+    type Fixed = u64;
+    #[inline(always)]
+    fn fixed(&self, cx: &mut Cx<'_, W>) -> u64 {
+        self.held(cx)
+    }
+    #[inline(always)]
+    fn pass(&self, cx: &mut Cx<'_, W>, held: u64) -> bool {
+        self.test(cx, held)
+    }
+}
+
+impl<const W: usize> KindQuant<W> {
+    /// The zone the quantifier reads when it is one whose identity cannot
+    /// change (a sequence known at load, or a counted zone of a constant
+    /// player or `me`): then [`KindQuant::held`] reads only that zone.
+    pub fn fixed_zone(&self) -> bool {
+        match &self.pieces {
+            Pieces::Seq(_) => true,
+            Pieces::Counted(_, a) => matches!(a, Arg::Const(_) | Arg::Me),
+        }
     }
 
+    /// The kinds the zone holds, as a bit set.
+    #[inline(always)]
+    pub fn held(&self, cx: &mut Cx<'_, W>) -> u64 {
+        match &self.pieces {
+            Pieces::Seq(i) => cx.st.seqs.get(*i).map_or(0, |z| {
+                let mut m = 0u64;
+                for k in z.front() {
+                    m |= 1u64 << (k as usize % MAX_KINDS);
+                }
+                for &k in &z.back {
+                    m |= 1u64 << (k as usize % MAX_KINDS);
+                }
+                if z.any_hidden() {
+                    for (k, &n) in z.middle().iter().enumerate() {
+                        m |= u64::from(n != 0) << (k % MAX_KINDS);
+                    }
+                }
+                m
+            }),
+            Pieces::Counted(z, a) => {
+                // The player as the zone's word holds it (see `each`).
+                let pl = a.get(cx) as u8;
+                cx.t.kind_counts(&cx.st.data, *z, pl).map_or(0, |c| {
+                    c.iter()
+                        .enumerate()
+                        .fold(0u64, |m, (k, &n)| m | u64::from(n != 0) << (k % MAX_KINDS))
+                })
+            }
+        }
+    }
+
+    /// The quantifier's answer where the zone holds the kinds `held`.
+    #[inline(always)]
+    pub fn test(&self, cx: &Cx<'_, W>, held: u64) -> bool {
+        let all = self.all;
+        let pass = self.f.as_ref().map_or(all, |f| f.eval(cx, all)) & held;
+        let good = self.b.as_ref().map_or(all, |b| b.eval(cx, all));
+        match self.q {
+            Quant::Any => pass & good != 0,
+            Quant::None => pass & good == 0,
+            _ => pass & !good == 0,
+        }
+    }
+}
+
+impl<const W: usize> Compiler<'_, W> {
     /// Condition `e` about the zone's piece (the local `aliases[0].0`, or
     /// a `def` parameter bound to it) in set form: comparisons of a side
     /// with the piece with a constant or another word local, and `not`,

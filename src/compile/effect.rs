@@ -1398,7 +1398,7 @@ fn for_round<const W: usize, F: RoundFilter<W>>(
     (ctl != Ctl::Next).then_some(ctl)
 }
 
-/// A `for` round's filter as [`for_round`] asks it: a condition's
+/// A `for` round's filter as `for_round` asks it: a condition's
 /// closure (or none), or a form whose part that no round changes is read
 /// once per loop (pass 41: `opt::kinds::KindQuant`).
 pub trait RoundFilter<const W: usize>: Send + Sync + 'static {

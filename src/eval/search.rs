@@ -166,6 +166,13 @@ pub trait Sink<const W: usize> {
         false
     }
 
+    /// Whether [`Sink::done`] reads its `path`: where it does not, a
+    /// search may leave an option's pick off the path while its run does
+    /// not stop at a decision.
+    fn done_reads_path(&self) -> bool {
+        true
+    }
+
     /// Whether only the number of moves matters to the sink, not which
     /// they are: the search may then count them without handing any
     /// over (`Searcher::counted`) and tell the sink the number through
@@ -1174,7 +1181,12 @@ impl<const W: usize> Searcher<W> {
                     }
                 }
             };
-            push_pick(&mut self.path, site, pick);
+            // The pick goes on the path only where something reads it
+            // (as in `forked_cells`).
+            let mut on_path = sink.done_reads_path();
+            if on_path {
+                push_pick(&mut self.path, site, pick);
+            }
             if p.uses_memos {
                 self.memos_to(nb);
             }
@@ -1189,14 +1201,22 @@ impl<const W: usize> Searcher<W> {
             let go = match stop {
                 Ok(Stop::Done) => sink.done(p, &mut self.levels[nb].st, &self.path),
                 Ok(Stop::Fail(_)) => Ok(true),
-                Ok(Stop::Fork(at)) => self.forked(p, start, nb, at, sink, shared.is_none()),
+                Ok(Stop::Fork(at)) => {
+                    if !on_path {
+                        push_pick(&mut self.path, site, pick);
+                        on_path = true;
+                    }
+                    self.forked(p, start, nb, at, sink, shared.is_none())
+                }
                 Err(e) => Err(e),
             };
             if let Some((_, steps)) = shared {
                 self.levels[b].fr.steps = steps;
             }
             let go = go?;
-            self.path.pop();
+            if on_path {
+                self.path.pop();
+            }
             if !go {
                 return Ok(false);
             }
@@ -1251,16 +1271,26 @@ impl<const W: usize> Searcher<W> {
                     carry = each;
                     i += 1;
                     dst.fr.w[x] = pick;
-                    push_pick(&mut self.path, site, Pick::W(pick));
+                    // The pick goes on the path only where something reads
+                    // it: a sink's `done`, or the decision the run stops at.
+                    let on_path = sink.done_reads_path();
+                    if on_path {
+                        push_pick(&mut self.path, site, Pick::W(pick));
+                    }
                     let go = match run(p, &p.turn, &mut dst.st, &mut dst.fr, at + 1)? {
                         Stop::Done => sink.done(p, &mut dst.st, &self.path)?,
                         Stop::Fail(_) => true,
                         Stop::Fork(next) => {
+                            if !on_path {
+                                push_pick(&mut self.path, site, Pick::W(pick));
+                            }
                             fork = Some(next);
                             break;
                         }
                     };
-                    self.path.pop();
+                    if on_path {
+                        self.path.pop();
+                    }
                     if !go {
                         return Ok(false);
                     }
@@ -1279,13 +1309,25 @@ impl<const W: usize> Searcher<W> {
             let pick = set.pop().map_or(i64::MIN, i64::from);
             let lv = &mut self.levels[b];
             lv.fr.w[x] = pick;
-            push_pick(&mut self.path, site, Pick::W(pick));
+            // As above: on the path only where something reads it.
+            let mut on_path = sink.done_reads_path();
+            if on_path {
+                push_pick(&mut self.path, site, Pick::W(pick));
+            }
             let go = match run(p, &p.turn, &mut lv.st, &mut lv.fr, at + 1)? {
                 Stop::Done => sink.done(p, &mut self.levels[b].st, &self.path)?,
                 Stop::Fail(_) => true,
-                Stop::Fork(next) => self.forked(p, start, b, next, sink, true)?,
+                Stop::Fork(next) => {
+                    if !on_path {
+                        push_pick(&mut self.path, site, Pick::W(pick));
+                        on_path = true;
+                    }
+                    self.forked(p, start, b, next, sink, true)?
+                }
             };
-            self.path.pop();
+            if on_path {
+                self.path.pop();
+            }
             return Ok(go);
         }
         Ok(true)
@@ -2303,6 +2345,10 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
 pub struct CountSink(pub u64);
 
 impl<const W: usize> Sink<W> for CountSink {
+    fn done_reads_path(&self) -> bool {
+        false
+    }
+
     fn reads_only(&self) -> bool {
         true
     }
@@ -2354,6 +2400,10 @@ impl<const W: usize> Sink<W> for CountSink {
 pub struct AnySink(pub bool);
 
 impl<const W: usize> Sink<W> for AnySink {
+    fn done_reads_path(&self) -> bool {
+        false
+    }
+
     fn reads_only(&self) -> bool {
         true
     }
@@ -2983,6 +3033,10 @@ fn under_way(
 }
 
 impl<const W: usize> Sink<W> for Successors<W> {
+    fn done_reads_path(&self) -> bool {
+        false
+    }
+
     fn groups(&self) -> bool {
         true
     }

@@ -3187,23 +3187,21 @@ impl<const W: usize> Sink<W> for Successors<W> {
         // before a move is offered); in the others only the position
         // played passes the turn, in `result`.
         if p.chance_first {
-            advance(st, self.players);
-            settle(p, st)?;
+            return self.done_settled(p, st);
         }
         // The search does not read a finished run's position again (the
-        // next option is copied over it), so it is swapped out, not copied.
-        match self.states.get_mut(self.n_states) {
-            Some(s) if s.same_shape(st) => std::mem::swap(s, st),
-            Some(s) => s.as_mut().clone_from(st),
-            None => self.states.push(st.clone()),
+        // next option is copied over it), so it is swapped out, not copied:
+        // the common case, in line; the others out of it.
+        match (self.states.get_mut(self.n_states), self.segments.last_mut()) {
+            (Some(s), Some((Seg::Done, _, n))) if s.same_shape(st) => {
+                std::mem::swap(s, st);
+                *n += 1;
+                self.n_states += 1;
+                self.total += 1;
+                Ok(true)
+            }
+            _ => self.done_kept(st),
         }
-        match self.segments.last_mut() {
-            Some((Seg::Done, _, n)) => *n += 1,
-            _ => self.segments.push((Seg::Done, self.n_states, 1)),
-        }
-        self.n_states += 1;
-        self.total += 1;
-        Ok(true)
     }
 
     fn lazy(
@@ -3231,6 +3229,36 @@ impl<const W: usize> Sink<W> for Successors<W> {
         self.segments.push((Seg::Lazy, self.n_forks, n));
         self.n_forks += 1;
         self.total += n;
+        Ok(true)
+    }
+}
+
+impl<const W: usize> Successors<W> {
+    /// [`Sink::done`] of a game whose turns may begin with chance: the
+    /// turn passed and the position settled first.
+    #[cold]
+    #[inline(never)]
+    fn done_settled(&mut self, p: &Program<W>, st: &mut Box<State>) -> Result<bool, RunError> {
+        advance(st, self.players);
+        settle(p, st)?;
+        self.done_kept(st)
+    }
+
+    /// [`Sink::done`]'s keeping of the finished position `st` (swapped
+    /// out where an entry of the same shape is free), and its count.
+    #[inline(never)]
+    fn done_kept(&mut self, st: &mut Box<State>) -> Result<bool, RunError> {
+        match self.states.get_mut(self.n_states) {
+            Some(s) if s.same_shape(st) => std::mem::swap(s, st),
+            Some(s) => s.as_mut().clone_from(st),
+            None => self.states.push(st.clone()),
+        }
+        match self.segments.last_mut() {
+            Some((Seg::Done, _, n)) => *n += 1,
+            _ => self.segments.push((Seg::Done, self.n_states, 1)),
+        }
+        self.n_states += 1;
+        self.total += 1;
         Ok(true)
     }
 }

@@ -424,7 +424,7 @@ pub fn each<const W: usize>(
                     }
                 } else {
                     let counts = cx.st.data.get(base + i..base + kinds).unwrap_or(&[]);
-                    match counts.iter().position(|&n| n > 0) {
+                    match super::effect::first_held(counts) {
                         Some(j) => {
                             i += j + 1;
                             (i - 1) as u16

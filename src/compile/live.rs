@@ -86,13 +86,28 @@ impl Live {
     /// builds, junk, so that a read of one shows in the tests.
     #[inline(always)]
     pub fn copy<const W: usize>(self, a: &mut Frame<W>, b: &Frame<W>) {
+        self.copy_filling(a, b, true);
+    }
+
+    /// [`Live::copy`] into a frame that holds a copy of `b`'s live slots
+    /// already, written since by a run only in the slots copied here (the
+    /// slots of [`AtSite`]'s `each`): the other slots are left as they
+    /// are, in debug builds too (they hold that copy's values, which a
+    /// run resumed at the decision may read).
+    #[inline(always)]
+    pub fn copy_again<const W: usize>(self, a: &mut Frame<W>, b: &Frame<W>) {
+        self.copy_filling(a, b, false);
+    }
+
+    #[inline(always)]
+    fn copy_filling<const W: usize>(self, a: &mut Frame<W>, b: &Frame<W>, fill: bool) {
         let [w, s, d] = self.0;
         if w | s | d == 0 {
             return;
         }
-        copy_bank(w, &mut a.w, &b.w, JUNK_WORD);
-        copy_bank(s, &mut a.s, &b.s, Set([JUNK_WORD as u64; W]));
-        copy_bank(d, &mut a.d, &b.d, Dom::Range(JUNK_WORD, i64::MAX));
+        copy_bank(w, &mut a.w, &b.w, fill.then_some(JUNK_WORD));
+        copy_bank(s, &mut a.s, &b.s, fill.then_some(Set([JUNK_WORD as u64; W])));
+        copy_bank(d, &mut a.d, &b.d, fill.then_some(Dom::Range(JUNK_WORD, i64::MAX)));
     }
 
     /// How many slots of each bank are copied, for notes: `None` for a
@@ -105,9 +120,10 @@ impl Live {
 /// What a debug build writes into the slots a copy leaves out.
 const JUNK_WORD: i64 = -0x5a5a_5a5a_5a5a_5a5b;
 
-/// Copies slots `live` (a bit each, or [`WHOLE`]) of `b` into `a`.
+/// Copies slots `live` (a bit each, or [`WHOLE`]) of `b` into `a`; a
+/// debug build first fills `a` with `junk`, where given.
 #[inline(always)]
-fn copy_bank<T: Copy>(mut live: u64, a: &mut [T], b: &[T], _junk: T) {
+fn copy_bank<T: Copy>(mut live: u64, a: &mut [T], b: &[T], _junk: Option<T>) {
     if live == WHOLE {
         match (&mut *a, b) {
             // Most frames' sets and collections: one or two, without a
@@ -122,7 +138,9 @@ fn copy_bank<T: Copy>(mut live: u64, a: &mut [T], b: &[T], _junk: T) {
         return;
     }
     #[cfg(debug_assertions)]
-    a.fill(_junk);
+    if let Some(junk) = _junk {
+        a.fill(junk);
+    }
     while live != 0 {
         let i = live.trailing_zeros() as usize;
         live &= live - 1;

@@ -58,12 +58,20 @@ impl<const W: usize> LevelData<W> {
     /// read before writing it (pass 35).
     #[inline(always)]
     ///
-    /// `groups`: whether the frames hold group lists (the same for every
-    /// level of a program; told by the caller, once per loop).
-    fn copy_plain(&mut self, o: &LevelData<W>, live: Live, groups: bool) {
+    /// `again`: the level holds a copy of `o`'s live locals already, and
+    /// a run since, and `live` is what such a run may have written
+    /// ([`Live::copy_again`]). `groups`: whether the frames hold group
+    /// lists (the same for every level of a program; told by the caller,
+    /// once per loop).
+    fn copy_plain(&mut self, o: &LevelData<W>, (live, again): (Live, bool), groups: bool) {
         self.st.copy_plain(&o.st);
         let (a, b) = (&mut self.fr, &o.fr);
-        live.copy(a, b);
+        // The two differ only in what a debug build fills with junk.
+        if cfg!(debug_assertions) && again {
+            live.copy_again(a, b);
+        } else {
+            live.copy(a, b);
+        }
         a.epoch = b.epoch;
         a.steps = b.steps;
         a.err = None;
@@ -1172,7 +1180,7 @@ impl<const W: usize> Searcher<W> {
                             // Every level of the program is plain.
                             let (lo, hi) = self.levels.split_at_mut(depth + 1);
                             // No group lists: `plain_levels` says so.
-                            hi[0].copy_plain(&lo[b], live_of(p, site), false);
+                            hi[0].copy_plain(&lo[b], (live_of(p, site), false), false);
                         } else {
                             self.copy_level(b, depth + 1);
                         }
@@ -1264,11 +1272,11 @@ impl<const W: usize> Searcher<W> {
             let fork = {
                 let (src, dst) = two_levels(&mut self.levels, b, depth + 1)?;
                 let mut fork = None;
-                let mut carry = live;
+                let mut carry = (live, false);
                 while i < in_copy {
                     let pick = set.pop().map_or(i64::MIN, i64::from);
                     dst.copy_plain(src, carry, false);
-                    carry = each;
+                    carry = (each, true);
                     i += 1;
                     dst.fr.w[x] = pick;
                     // The pick goes on the path only where something reads
@@ -1962,7 +1970,7 @@ impl<const W: usize> Searcher<W> {
                 let (src, dst) = two_levels(&mut self.levels, b, copy)?;
                 let opts = &self.opts[depth];
                 let mut fork = None;
-                let mut carry = live;
+                let mut carry = (live, false);
                 while i < in_copy {
                     let option = pick(opts, i);
                     match (i, PLAIN) {
@@ -1970,7 +1978,7 @@ impl<const W: usize> Searcher<W> {
                         (_, true) => dst.copy_plain(src, carry, GROUPS),
                         (_, false) => dst.copy_from(src),
                     }
-                    carry = each;
+                    carry = (each, true);
                     i += 1;
                     let resume = bind(dst, option);
                     match run(p, &p.turn, &mut dst.st, &mut dst.fr, resume)? {

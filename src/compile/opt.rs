@@ -3356,7 +3356,6 @@ impl Facts {
     }
 }
 
-/// The `let` locals that statements (and the blocks inside them) change.
 /// Whether some statement of `stmts` reads local `slot` (conservatively:
 /// any mention, bound again inside or not).
 fn stmts_read(stmts: &[Stmt], slot: Slot) -> bool {
@@ -3407,6 +3406,7 @@ fn stmts_read(stmts: &[Stmt], slot: Slot) -> bool {
     })
 }
 
+/// The `let` locals that statements (and the blocks inside them) change.
 fn assigned(stmts: &[Stmt], out: &mut Vec<Slot>) {
     for s in stmts {
         match &s.kind {

@@ -51,18 +51,18 @@ impl<const W: usize> LevelData<W> {
         self.fr.copy_from(&o.fr);
     }
 
-    /// [`LevelData::copy_from`] of a [`LevelData::plain`] level `o` into a
-    /// level of the same program, for a run resumed at a decision whose
-    /// live locals are `live`: the position without the tests of what a
-    /// plain one cannot hold, and of the frame only what that run may
-    /// read before writing it (pass 35).
-    #[inline(always)]
+    /// [`LevelData::copy_from`] of a level `o` whose position is plain
+    /// ([`State::plain`]) into a level of the same program, for a run
+    /// resumed at a decision whose live locals are `live`: the position
+    /// without the tests of what a plain one cannot hold, and of the
+    /// frame only what that run may read before writing it (pass 35).
     ///
     /// `again`: the level holds a copy of `o`'s live locals already, and
     /// a run since, and `live` is what such a run may have written
     /// ([`Live::copy_again`]). `groups`: whether the frames hold group
     /// lists (the same for every level of a program; told by the caller,
     /// once per loop).
+    #[inline(always)]
     fn copy_plain(&mut self, o: &LevelData<W>, (live, again): (Live, bool), groups: bool) {
         self.st.copy_plain(&o.st);
         let (a, b) = (&mut self.fr, &o.fr);
@@ -1937,8 +1937,9 @@ impl<const W: usize> Searcher<W> {
     /// decision listed at `depth`, counted from level `b`: each run in the
     /// copy level (`depth + 1`), made a copy of `b` for the first and,
     /// when `PLAIN`, given back only what a run may change for the others
-    /// (with the group lists kept when `GROUPS`; copied whole otherwise). `pick` takes option `i` from the listing,
-    /// `bind` binds it in the copy level and says where its run goes on.
+    /// (with the group lists kept when `GROUPS`; copied whole otherwise).
+    /// `pick` takes option `i` from the listing, `bind` binds it in the
+    /// copy level and says where its run goes on.
     /// The two levels are found once, not per option, and again only
     /// after an option whose run stopped at a decision (counted with the
     /// whole searcher).
@@ -3244,7 +3245,6 @@ impl<const W: usize> Sink<W> for Successors<W> {
 impl<const W: usize> Successors<W> {
     /// [`Sink::done`] of a game whose turns may begin with chance: the
     /// turn passed and the position settled first.
-    #[cold]
     #[inline(never)]
     fn done_settled(&mut self, p: &Program<W>, st: &mut Box<State>) -> Result<bool, RunError> {
         advance(st, self.players);

@@ -643,6 +643,81 @@ pub enum StmtKind {
     NextTurn(Expr),
 }
 
+impl StmtKind {
+    /// Calls `f` on each expression of this statement itself, not on
+    /// those of the statements inside it (a loop's or a branch's body).
+    pub fn exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        let opt = |x: &Option<Expr>, f: &mut dyn FnMut(&Expr)| {
+            if let Some(x) = x {
+                f(x);
+            }
+        };
+        match self {
+            StmtKind::Let(_, x)
+            | StmtKind::Require(x, _)
+            | StmtKind::Win(x)
+            | StmtKind::Lose(x)
+            | StmtKind::Shuffle(x)
+            | StmtKind::Remove(x)
+            | StmtKind::NextTurn(x)
+            | StmtKind::Assign(Target::Local(_), x)
+            | StmtKind::If { cond: x, .. }
+            | StmtKind::While { cond: x, .. }
+            | StmtKind::Reveal { zone: x, .. } => f(x),
+            StmtKind::Assign(Target::Var(_, p), x) => {
+                opt(p, f);
+                f(x);
+            }
+            StmtKind::Choose { domain, filter, .. }
+            | StmtKind::Random { domain, filter, .. }
+            | StmtKind::For { domain, filter, .. } => {
+                f(domain);
+                opt(filter, f);
+            }
+            StmtKind::Either { .. } | StmtKind::Draw | StmtKind::Pass => {}
+            StmtKind::Place { kind, owner, at, .. } => {
+                f(kind);
+                opt(owner, f);
+                f(at);
+            }
+            StmtKind::Compare { domain, keys, .. } => {
+                f(domain);
+                for k in keys {
+                    match k {
+                        Key::Value(x) => f(x),
+                        Key::Descending { domain, filter, body, .. } => {
+                            f(domain);
+                            opt(filter, f);
+                            f(body);
+                        }
+                    }
+                }
+            }
+            StmtKind::Transfer { count, kind, from, to } => {
+                opt(count, f);
+                f(kind);
+                f(from);
+                f(to);
+            }
+            StmtKind::Move { from, to } => {
+                f(from);
+                f(to);
+            }
+            StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
+                opt(count, f);
+                f(kind);
+                f(zone);
+            }
+            StmtKind::Block(binds, _) => binds.iter().for_each(|(_, x)| f(x)),
+            StmtKind::Change { at, kind, owner } => {
+                f(at);
+                opt(kind, f);
+                opt(owner, f);
+            }
+        }
+    }
+}
+
 /// What an assignment writes.
 #[derive(Debug, Clone)]
 pub enum Target {

@@ -2694,37 +2694,31 @@ fn stepless_expr(e: &Expr) -> bool {
 /// (pass 38): no loop, no decision, no chance event, and only
 /// [`stepless_expr`] expressions; actions are inlined as blocks.
 fn stepless(stmts: &[Stmt]) -> bool {
-    stmts.iter().all(|s| match &s.kind {
-        StmtKind::Let(_, x)
-        | StmtKind::Require(x, _)
-        | StmtKind::Remove(x)
-        | StmtKind::Win(x)
-        | StmtKind::Lose(x)
-        | StmtKind::NextTurn(x)
-        | StmtKind::Assign(ir::Target::Local(_), x) => stepless_expr(x),
-        StmtKind::Assign(ir::Target::Var(_, p), x) => {
-            p.as_ref().is_none_or(stepless_expr) && stepless_expr(x)
+    !any_stmt(stmts, &|k| {
+        let allowed = matches!(
+            k,
+            StmtKind::Let(..)
+                | StmtKind::Require(..)
+                | StmtKind::Remove(_)
+                | StmtKind::Win(_)
+                | StmtKind::Lose(_)
+                | StmtKind::NextTurn(_)
+                | StmtKind::Assign(..)
+                | StmtKind::Draw
+                | StmtKind::Pass
+                | StmtKind::If { .. }
+                | StmtKind::Place { .. }
+                | StmtKind::Move { .. }
+                | StmtKind::Change { .. }
+                | StmtKind::Add { .. }
+                | StmtKind::Take { .. }
+                | StmtKind::Block(..)
+        );
+        let mut quiet = allowed;
+        if allowed {
+            k.exprs(&mut |x| quiet &= stepless_expr(x));
         }
-        StmtKind::Draw | StmtKind::Pass => true,
-        StmtKind::If { cond, then, otherwise } => {
-            stepless_expr(cond) && stepless(then) && stepless(otherwise)
-        }
-        StmtKind::Place { kind, owner, at, .. } => {
-            stepless_expr(kind) && owner.as_ref().is_none_or(stepless_expr) && stepless_expr(at)
-        }
-        StmtKind::Move { from, to } => stepless_expr(from) && stepless_expr(to),
-        StmtKind::Change { at, kind, owner } => {
-            stepless_expr(at)
-                && kind.as_ref().is_none_or(stepless_expr)
-                && owner.as_ref().is_none_or(stepless_expr)
-        }
-        StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
-            count.as_ref().is_none_or(stepless_expr) && stepless_expr(kind) && stepless_expr(zone)
-        }
-        StmtKind::Block(binds, body) => {
-            binds.iter().all(|(_, x)| stepless_expr(x)) && stepless(body)
-        }
-        _ => false,
+        !quiet
     })
 }
 
@@ -3356,53 +3350,13 @@ impl Facts {
     }
 }
 
-/// Whether some statement of `stmts` reads local `slot` (conservatively:
-/// any mention, bound again inside or not).
+/// Whether some statement of `stmts` (or inside them) reads local
+/// `slot` (conservatively: any mention, bound again inside or not).
 fn stmts_read(stmts: &[Stmt], slot: Slot) -> bool {
-    let e = |x: &Expr| x.reads_slot(slot);
-    let opt = |x: &Option<Expr>| x.as_ref().is_some_and(|x| x.reads_slot(slot));
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Let(_, x)
-        | StmtKind::Require(x, _)
-        | StmtKind::Win(x)
-        | StmtKind::Lose(x)
-        | StmtKind::Shuffle(x)
-        | StmtKind::Remove(x)
-        | StmtKind::NextTurn(x)
-        | StmtKind::Assign(ir::Target::Local(_), x) => e(x),
-        StmtKind::Assign(ir::Target::Var(_, p), x) => opt(p) || e(x),
-        StmtKind::Choose { domain, filter, .. } | StmtKind::Random { domain, filter, .. } => {
-            e(domain) || opt(filter)
-        }
-        StmtKind::Either { branches, .. } => branches.iter().any(|b| stmts_read(b, slot)),
-        StmtKind::Reveal { zone, .. } => e(zone),
-        StmtKind::For { domain, filter, body, .. } => {
-            e(domain) || opt(filter) || stmts_read(body, slot)
-        }
-        StmtKind::While { pre, cond, body } => {
-            stmts_read(pre, slot) || e(cond) || stmts_read(body, slot)
-        }
-        StmtKind::If { cond, then, otherwise } => {
-            e(cond) || stmts_read(then, slot) || stmts_read(otherwise, slot)
-        }
-        StmtKind::Draw | StmtKind::Pass => false,
-        StmtKind::Place { kind, owner, at, .. } => e(kind) || opt(owner) || e(at),
-        StmtKind::Compare { domain, keys, .. } => {
-            e(domain)
-                || keys.iter().any(|k| match k {
-                    ir::Key::Value(x) => e(x),
-                    ir::Key::Descending { domain, filter, body, .. } => {
-                        e(domain) || opt(filter) || e(body)
-                    }
-                })
-        }
-        StmtKind::Transfer { count, kind, from, to } => opt(count) || e(kind) || e(from) || e(to),
-        StmtKind::Move { from, to } => e(from) || e(to),
-        StmtKind::Add { count, kind, zone } | StmtKind::Take { count, kind, zone } => {
-            opt(count) || e(kind) || e(zone)
-        }
-        StmtKind::Block(binds, body) => binds.iter().any(|(_, x)| e(x)) || stmts_read(body, slot),
-        StmtKind::Change { at, kind, owner } => e(at) || opt(kind) || opt(owner),
+    any_stmt(stmts, &|k| {
+        let mut reads = false;
+        k.exprs(&mut |x| reads |= x.reads_slot(slot));
+        reads
     })
 }
 

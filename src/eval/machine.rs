@@ -973,7 +973,11 @@ fn next_elem<const W: usize>(cx: &mut Cx<'_, W>, dom: usize, idx: usize, var: Va
                     None => false,
                 }
             } else {
-                match (i..cx.t.kinds).find(|&k| cx.st.data[cx.t.counter(z, pl, k as u16)] > 0) {
+                // The zone's counters, one per kind in order, as
+                // `effect::walk_kinds` reads them.
+                let base = cx.t.counter(z, pl, 0);
+                let counts = cx.st.data.get(base + i..base + cx.t.kinds);
+                match counts.and_then(crate::compile::effect::first_held).map(|j| i + j) {
                     Some(k) => {
                         cx.fr.w[idx] = k as i64 + 1;
                         put_w(cx, k as i64);

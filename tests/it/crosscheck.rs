@@ -660,6 +660,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("props".into(), crate::game_text(PROPS).expect("props game")));
     out.push(("stepped".into(), crate::game_text(STEPPED).expect("stepped game")));
     out.push(("kind filter".into(), crate::game_text(KIND_FILTER).expect("kind filter game")));
+    out.push(("zone walk".into(), crate::game_text(ZONE_WALK).expect("zone walk game")));
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -920,6 +921,26 @@ pub const KIND_FILTER: &str = "players A, B\n\
       add Blue to hand(next(me))\n\
       add Pink to hand(next(me))\n\
       if count(out) >= 30 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// A `for` over a counted zone's kinds with a decision inside (the
+/// machine's own walk, `machine::next_elem`): the kinds the zone holds
+/// in order, some of them with more than one piece, and the rounds after
+/// a kind has left the zone.
+pub const ZONE_WALK: &str = "players A, B\n\
+    piece Red \"r\"\n\
+    piece Blue \"b\"\n\
+    piece Green \"g\"\n\
+    zone hand per player\n\
+    zone out shared\n\
+    setup { for p in players { add 2 Red to hand(p)  add Blue to hand(p)  add 3 Green to hand(p) } }\n\
+    turn {\n\
+      for k in hand(me) {\n\
+        choose n in range(0, 1)\n\
+        if n == 1 { move k from hand(me) to out }\n\
+      }\n\
+      if count(out) >= 8 { win me }\n\
     }\n\
     on no moves { draw }";
 

@@ -10,5 +10,15 @@
 mod cli;
 
 fn main() {
-    std::process::exit(cli::main());
+    // The command runs on a thread with room for the deepest turn a search
+    // allows (`tabula::state::DECISION_LIMIT`) in either build; here when
+    // no thread can be started. A panic there exits as one here would.
+    let code = match std::thread::Builder::new()
+        .stack_size(tabula::state::SEARCH_STACK)
+        .spawn(cli::main)
+    {
+        Ok(h) => h.join().unwrap_or(101),
+        Err(_) => cli::main(),
+    };
+    std::process::exit(code);
 }

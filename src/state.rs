@@ -11,6 +11,29 @@ use std::sync::Arc;
 /// Most nodes of one turn's choice tree that move generation explores.
 pub const NODE_LIMIT: u32 = 2_000_000;
 
+/// Most decisions one after another in one turn: the depth of its choice
+/// tree, counted from the turn's start or from the chance event it
+/// resumes after. Move generation recurses once per decision, so a loop
+/// that makes a decision in every round would otherwise exhaust the
+/// stack before any one run met the step limit. A search needs about
+/// 1 KB of stack per decision in a release build (about 20 KB in a debug
+/// build): tabula's own threads have [`SEARCH_STACK`].
+pub const DECISION_LIMIT: usize = 1_000;
+
+/// The stack of the threads tabula starts for work that searches moves:
+/// room for [`DECISION_LIMIT`] decisions in either build, with a margin.
+/// Only the pages a search touches are ever mapped.
+pub const SEARCH_STACK: usize = 64 << 20;
+
+/// Starts `f` on a thread of scope `s` with a [`SEARCH_STACK`]; an error
+/// when the system starts no thread (the closure is then dropped).
+pub fn spawn_search<'scope, T: Send + 'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    std::thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(s, f)
+}
+
 /// How a finished game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -90,6 +113,19 @@ impl RunError {
     #[inline(never)]
     pub fn new(message: impl Into<String>, span: Span) -> RunError {
         RunError(Box::new(Fault { message: message.into(), span }))
+    }
+
+    /// The error of a turn that meets another decision after
+    /// [`DECISION_LIMIT`] of them, at that decision's `span`.
+    #[cold]
+    #[inline(never)]
+    pub fn too_deep(span: Span) -> RunError {
+        RunError::new(
+            format!(
+                "one turn makes more than {DECISION_LIMIT} decisions one after another; is a loop endless?"
+            ),
+            span,
+        )
     }
 
     /// The error as a diagnostic on the game's source.

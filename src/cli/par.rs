@@ -7,6 +7,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+use tabula::state::spawn_search;
 
 /// Items handed out at a time.
 const BLOCK: u64 = 16;
@@ -67,7 +68,11 @@ where
         vec![worker()]
     } else {
         std::thread::scope(|s| {
-            let handles: Vec<_> = (0..jobs).map(|_| s.spawn(worker)).collect();
+            let handles: Vec<_> = (0..jobs).filter_map(|_| spawn_search(s, worker).ok()).collect();
+            if handles.is_empty() {
+                // No thread could be started: the work is done here.
+                return vec![worker()];
+            }
             handles
                 .into_iter()
                 .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
@@ -122,7 +127,12 @@ where
         worker()
     } else {
         std::thread::scope(|s| {
-            let handles: Vec<_> = (0..jobs.min(n.max(1))).map(|_| s.spawn(worker)).collect();
+            let handles: Vec<_> =
+                (0..jobs.min(n.max(1))).filter_map(|_| spawn_search(s, worker).ok()).collect();
+            if handles.is_empty() {
+                // No thread could be started: the work is done here.
+                return worker();
+            }
             handles
                 .into_iter()
                 .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))

@@ -19,7 +19,7 @@ use super::{picture, progress, usage, From, Result};
 use miette::{miette, IntoDiagnostic};
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tabula::notation::MoveError;
 use tabula::play::mcts::{Budget, Report};
 use tabula::play::{Player, Spec};
@@ -640,24 +640,35 @@ impl<'a> Session<'a> {
         let name = g.players[me as usize].clone();
         let rng = &mut self.rng;
         let ctx = self.ctx;
+        // The search runs here, on the command's thread (whose stack is
+        // `SEARCH_STACK`); a thread of its own keeps the spinner's count.
+        let finished = AtomicBool::new(false);
+        let pb = searching.then(|| progress::spinner(ctx, &format!("{name} is thinking…")));
         let d = std::thread::scope(|sc| {
-            let h = sc.spawn(|| engine.choose(g, s, moves, rng, Some(&done)));
-            if searching {
-                let pb = progress::spinner(ctx, &format!("{name} is thinking…"));
-                while !h.is_finished() {
-                    let k = done.load(Ordering::Relaxed);
-                    let msg = match total {
-                        Some(t) => format!("{name} is thinking… {k}/{t} playouts"),
-                        None => format!("{name} is thinking… {k} playouts"),
-                    };
-                    pb.set_message(msg);
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                }
-                pb.finish_and_clear();
+            if let Some(pb) = &pb {
+                let count = || {
+                    while !finished.load(Ordering::Relaxed) {
+                        let k = done.load(Ordering::Relaxed);
+                        let msg = match total {
+                            Some(t) => format!("{name} is thinking… {k}/{t} playouts"),
+                            None => format!("{name} is thinking… {k} playouts"),
+                        };
+                        pb.set_message(msg);
+                        std::thread::sleep(std::time::Duration::from_millis(50));
+                    }
+                };
+                // Without that thread the spinner still turns, uncounted.
+                let _ = std::thread::Builder::new().spawn_scoped(sc, count);
             }
-            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
-        })
-        .map_err(|e| run_err(g, e))?;
+            // Set however the search ends, a panic too, so that the
+            // scope's join of the spinner's thread returns.
+            let _finish = SetOnDrop(&finished);
+            engine.choose(g, s, moves, rng, Some(&done))
+        });
+        if let Some(pb) = pb {
+            pb.finish_and_clear();
+        }
+        let d = d.map_err(|e| run_err(g, e))?;
         Ok((d.mv, d.report))
     }
 
@@ -1063,4 +1074,13 @@ fn rule_says(g: &Game, s: &State, typed: &str) -> Option<String> {
     let before = g.source.text.get(..why.span.start as usize).unwrap_or("");
     let line = before.matches('\n').count() + 1;
     Some(format!("the rules say: {} (line {line})", why.message))
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }

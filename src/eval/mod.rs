@@ -28,7 +28,9 @@ pub mod machine;
 pub mod search;
 
 pub use crate::notation::MoveError;
-pub use crate::state::{Choice, Move, Outcome, RunError, State, Turn, NODE_LIMIT};
+pub use crate::state::{
+    Choice, Move, Outcome, RunError, State, Turn, DECISION_LIMIT, NODE_LIMIT, SEARCH_STACK,
+};
 
 use crate::compile::Program;
 use crate::notation;

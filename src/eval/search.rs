@@ -21,7 +21,7 @@ use super::machine::{
     admits, bind, bind_in, count_options, options, prune, run, sample_reveal, site_at, take_choice,
     word_of, Options, Pick, PlacedWalk, Stop,
 };
-use super::{Choice, Move, RunError, State, NODE_LIMIT};
+use super::{Choice, Move, RunError, State, DECISION_LIMIT, NODE_LIMIT};
 use crate::compile::expr::bits_at;
 use crate::compile::live::Live;
 use crate::compile::stmt::Op;
@@ -1088,6 +1088,9 @@ impl<const W: usize> Searcher<W> {
                 ChanceAt { searched: self.searched(start), start, prefix: &self.prefix };
             return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
         }
+        if depth >= DECISION_LIMIT {
+            return Err(too_deep(p, site));
+        }
         self.spend(p, site, n)?;
         if lazy {
             return self.hand_lazy(p, b, at, sink, lent);
@@ -1563,7 +1566,14 @@ impl<const W: usize> Searcher<W> {
                 // at once (`SiteInfo::arms_decide`): the sum over its arms,
                 // each met without a run (`bind` changes nothing); the
                 // last may have the level when it is the walk's own.
+                if depth >= DECISION_LIMIT {
+                    return Err(too_deep(p, site));
+                }
                 self.spend(p, site, arms.len())?;
+                // Arms past the limit are not counted in place, but by
+                // `count_at`, which refuses them (so no arm is held for
+                // an alike one either).
+                let near = depth + 1 >= DECISION_LIMIT;
                 let mut total = 0;
                 // The options of the arms counted in place, by arm (an
                 // arm whose count is alike reads them: `counts_like`).
@@ -1587,7 +1597,7 @@ impl<const W: usize> Searcher<W> {
                             // count first, as `count_at` would begin it (it
                             // changes nothing when it does not answer).
                             let quick = match arm_info {
-                                Some(a) if a.counted_in_place && !p.uses_memos => {
+                                Some(a) if a.counted_in_place && !p.uses_memos && !near => {
                                     self.count_unlisted(p, start, b, arm, arm_site)?
                                 }
                                 _ => None,
@@ -1622,7 +1632,7 @@ impl<const W: usize> Searcher<W> {
         if p.uses_memos {
             self.memos_to(b);
         }
-        if !TRACE && s.counted_in_place {
+        if !TRACE && s.counted_in_place && depth < DECISION_LIMIT {
             if let Some(found) = self.count_unlisted(p, start, b, at, site)? {
                 return Ok(Some(found));
             }
@@ -1630,6 +1640,12 @@ impl<const W: usize> Searcher<W> {
         let lv = &mut self.levels[b];
         options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
         let n = self.opts[depth].len();
+        // One decision too many, as `forked` refuses it (a decision
+        // without options fails the run, and a chance event is a move,
+        // whatever their depth).
+        if depth >= DECISION_LIMIT && n > 0 && !s.chance {
+            return Err(too_deep(p, site));
+        }
         // A traced count keeps how the options are moves: the chance tail
         // first, as `forked` asks.
         if let Some(found) = self.as_they_stand(p, start, b, at, site, n, !TRACE)? {
@@ -2038,6 +2054,14 @@ fn over_budget<const W: usize>(p: &Program<W>, site: u16) -> RunError {
         p.t.max_choices
     );
     RunError::new(message, p.sites.get(site as usize).map_or_else(Default::default, |s| s.span))
+}
+
+/// The error of a turn that meets the decision of `site` after
+/// [`DECISION_LIMIT`] decisions.
+#[cold]
+#[inline(never)]
+fn too_deep<const W: usize>(p: &Program<W>, site: u16) -> RunError {
+    RunError::too_deep(p.sites.get(site as usize).map_or_else(Default::default, |s| s.span))
 }
 
 /// Option `i` of a decision's options `opts` as [`Searcher::forked`]

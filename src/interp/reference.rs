@@ -12,7 +12,9 @@
 use super::exec::{Exec, Flow, Frame};
 use crate::ir::Game;
 use crate::source::Span;
-use crate::state::{Choice, Move, Outcome, Pending, RunError, State, Turn, NODE_LIMIT};
+use crate::state::{
+    Choice, Move, Outcome, Pending, RunError, State, Turn, DECISION_LIMIT, NODE_LIMIT,
+};
 
 /// How a run of the turn with given choices ended.
 enum End {
@@ -322,8 +324,12 @@ fn expand(g: &Game, s: &State, k: &mut Search, out: &mut Vec<Move>) -> Result<()
         Flow::Pause if k.options.first().is_some_and(|c| is_chance(g, c.site)) => out.push(done(k)),
         Flow::Pause => {
             let opts = std::mem::take(&mut k.options);
+            let span = || opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);
+            if k.prefix.len() - k.base >= DECISION_LIMIT {
+                return Err(RunError::too_deep(span()));
+            }
             if opts.len() as u32 > k.budget {
-                let span = opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);
+                let span = span();
                 return Err(RunError::new(format!(
                         "one turn explores more than {NODE_LIMIT} choices; are its decisions meant to multiply like this?"
                     ), span));

@@ -51,7 +51,7 @@
 
 use super::sample::sample;
 use crate::rng::Rng;
-use crate::state::{Move, Outcome, RunError, State, Turn};
+use crate::state::{spawn_search, Move, Outcome, RunError, State, Turn};
 use crate::Game;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -302,23 +302,25 @@ where
     let slots: Vec<std::sync::Mutex<Option<Tree>>> =
         old.into_iter().map(std::sync::Mutex::new).collect();
     let next = AtomicU64::new(0);
+    let worker = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+            if i >= n {
+                break;
+            }
+            let prev = slots[i].lock().map(|mut t| t.take()).unwrap_or(None);
+            mine.push((i, work(i, prev)));
+        }
+        mine
+    };
     let mut out: Vec<(usize, Searched)> = std::thread::scope(|sc| {
-        let handles: Vec<_> = (0..jobs.min(n))
-            .map(|_| {
-                sc.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                        if i >= n {
-                            break;
-                        }
-                        let prev = slots[i].lock().map(|mut t| t.take()).unwrap_or(None);
-                        mine.push((i, work(i, prev)));
-                    }
-                    mine
-                })
-            })
-            .collect();
+        let handles: Vec<_> =
+            (0..jobs.min(n)).filter_map(|_| spawn_search(sc, worker).ok()).collect();
+        if handles.is_empty() {
+            // No thread could be started: the work is done here.
+            return worker();
+        }
         handles
             .into_iter()
             .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))

@@ -460,6 +460,108 @@ fn a_choose_over_a_set_without_a_filter_counts_its_cells() {
     assert!(pointed(&tight, &e).starts_with("choose c in pieces(me)"), "`{}`", pointed(&tight, &e));
 }
 
+/// Runs `f` on a thread with tabula's search stack: at the decision limit
+/// a debug build's search needs more than a test thread's 2 MiB.
+fn deep(f: impl FnOnce() + Send + 'static) {
+    let h = std::thread::Builder::new().stack_size(tabula::state::SEARCH_STACK).spawn(f);
+    if let Err(p) = h.expect("a thread starts").join() {
+        std::panic::resume_unwind(p);
+    }
+}
+
+/// The game whose turn makes `n` one-option decisions, then `tail`.
+fn decisions(n: usize, tail: &str) -> tabula::Game {
+    decisions_in("", n, tail)
+}
+
+/// [`decisions`] after the declarations `decl`.
+fn decisions_in(decl: &str, n: usize, tail: &str) -> tabula::Game {
+    let text = format!(
+        "players A, B\n{decl}\nturn {{\n for i in range(1, {n}) {{ choose k in range(1, 1) }}\n {tail}\n}}\n"
+    );
+    crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every way the evaluators search a turn, from the start of `g`: the
+/// compiled list, count, perft and both playouts (a playout as 0 moves),
+/// and the reference interpreter's list. Each result as a number of
+/// moves, or the error.
+fn searched(g: &tabula::Game) -> Vec<(&'static str, Result<u64, tabula::RunError>)> {
+    let s = crate::start(g);
+    let listed = |r: Result<Vec<tabula::Move>, _>| r.map(|m: Vec<_>| m.len() as u64);
+    let played = |r: Result<tabula::Playout, _>| r.map(|_| 0);
+    vec![
+        ("list", listed(s.legal_moves(g))),
+        ("count", s.count_moves(g)),
+        ("perft 1", tabula::perft(g, &s, 1)),
+        ("perft 2", tabula::perft(g, &s, 2)),
+        ("playout", played(tabula::playout(g, &s, &mut Rng::new(1), 2))),
+        ("listed playout", played(tabula::playout_listed(g, &s, &mut Rng::new(1), 2))),
+        ("reference", listed(tabula::interp::reference::legal_moves(g, &s))),
+    ]
+}
+
+#[test]
+fn a_turn_makes_at_most_the_limit_of_decisions_one_after_another() {
+    // A loop with a decision in every round never reaches the step limit
+    // in one run (each run stops at the decision): the move search would
+    // recurse once per decision until the stack overflowed. A turn may
+    // make `DECISION_LIMIT` decisions one after another, and meeting one
+    // more (one with options, and not chance) is an error at it.
+    deep(|| {
+        const LIMIT: usize = tabula::state::DECISION_LIMIT;
+        let too_deep = |g: &tabula::Game, at: &str| {
+            for (how, r) in searched(g) {
+                let e = r.expect_err(how);
+                assert!(e.message.contains(&format!("more than {LIMIT} decisions")), "{how}: {e}");
+                assert!(pointed(g, &e).starts_with(at), "{how}: `{}`", pointed(g, &e));
+            }
+        };
+        // `n` moves (`n2` two turns deep; a playout finishes).
+        let moves = |g: &tabula::Game, n: u64, n2: u64| {
+            for (how, r) in searched(g) {
+                let want = match how {
+                    "perft 2" => n2,
+                    "playout" | "listed playout" => 0,
+                    _ => n,
+                };
+                assert_eq!(r.unwrap_or_else(|e| panic!("{how}: {e}")), want, "{how}");
+            }
+        };
+        // Exactly the limit: one move of that many choices.
+        let g = decisions(LIMIT, "pass");
+        moves(&g, 1, 1);
+        let m = crate::start(&g).legal_moves(&g).expect("at the limit");
+        assert_eq!(m[0].choices.len(), LIMIT);
+        // One more, by the loop or after it; an endless loop.
+        too_deep(&decisions(LIMIT + 1, "pass"), "choose k");
+        too_deep(&decisions(LIMIT, "choose m in range(1, 2)"), "choose m");
+        too_deep(&decisions(LIMIT, "either { pass } or { pass }"), "either");
+        too_deep(&runaway("while true { choose n in range(1, 1) }"), "choose n");
+        // An `either` whose arms decide at once, at the last place: its
+        // arms are one too many, however they are counted.
+        let arms = "either { choose a in range(1, 3) } or { choose b in range(1, 3) }";
+        moves(&decisions(LIMIT - 2, arms), 6, 36);
+        too_deep(&decisions(LIMIT - 1, arms), "choose a");
+        too_deep(&decisions(LIMIT, arms), "either");
+        // The same with arms that choose a kind from a hand, which a count
+        // may tell without listing them.
+        let hand = "piece Red\npiece Blue\nzone hand per player\n\
+                    setup { add 2 Red to hand(A)  add Blue to hand(A) }\non no moves { draw }";
+        let arms = "either { choose a in hand(me)  take a from hand(me) }\n \
+                    or { choose b in hand(me)  take b from hand(me)  add b to hand(next(me)) }";
+        // A's two kinds by either arm; then B holds nothing, or the kind
+        // given, which it takes or gives back.
+        moves(&decisions_in(hand, LIMIT - 2, arms), 4, 4);
+        too_deep(&decisions_in(hand, LIMIT - 1, arms), "choose a");
+        // Past the limit, a decision without options fails the turn's
+        // run as anywhere (no move, no error), and a chance event is a
+        // move.
+        moves(&decisions(LIMIT, "choose m in range(1, 2) where m > 2"), 0, 0);
+        moves(&decisions(LIMIT, "random d in range(1, 6)"), 1, 6);
+    });
+}
+
 #[test]
 fn assignments_and_rays_keep_to_the_step_budget_and_overflow_checks() {
     // A loop that only changes a local runs forever: stopped at the loop.

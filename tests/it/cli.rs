@@ -759,7 +759,10 @@ fn html_replay_steps_forward_and_back_in_a_browser() {
     assert!(frames >= 6 && html.matches("<svg").count() == frames, "{frames} frames");
     assert!(!html.contains("src=") && !html.contains("href="), "the page loads nothing");
     assert!(moves > 0);
-    let Some(chromium) = chromium() else { return };
+    let Some(chromium) = chromium() else {
+        std::fs::remove_dir_all(&dir).ok();
+        return;
+    };
     let step = |hash: &str| {
         let dom = browse(chromium, &format!("file://{p}#{hash}"), &dir.join("profile"));
         let body = dom.split("<body").nth(1).unwrap_or("");

@@ -11,11 +11,15 @@ use std::sync::Arc;
 /// Most nodes of one turn's choice tree that move generation explores.
 pub const NODE_LIMIT: u32 = 2_000_000;
 
-/// Most decisions one after another in one turn: the depth of its choice
-/// tree, counted from the turn's start or from the chance event it
-/// resumes after. Move generation recurses once per decision, so a loop
-/// that makes a decision in every round would otherwise exhaust the
-/// stack before any one run met the step limit. A search needs about
+/// Most choices one turn makes, its decisions and chance events together:
+/// the depth of its choice tree. A search refuses a decision (with
+/// options) met after as many; a chance event met after as many is
+/// refused where its outcomes are listed, drawn or played. Move
+/// generation recurses once per decision, so a loop that makes a
+/// decision in every round would otherwise exhaust the stack before any
+/// one run met the step limit; and a turn under way is replayed from its
+/// start with its events, so one that loops over chance events would
+/// cost ever longer replays. A search needs about
 /// 1 KB of stack per decision in a release build (about 20 KB in a debug
 /// build): tabula's own threads have [`SEARCH_STACK`].
 pub const DECISION_LIMIT: usize = 1_000;
@@ -115,14 +119,14 @@ impl RunError {
         RunError(Box::new(Fault { message: message.into(), span }))
     }
 
-    /// The error of a turn that meets another decision after
-    /// [`DECISION_LIMIT`] of them, at that decision's `span`.
+    /// The error of a turn that meets another decision or chance event
+    /// after [`DECISION_LIMIT`] of them, at that one's `span`.
     #[cold]
     #[inline(never)]
     pub fn too_deep(span: Span) -> RunError {
         RunError::new(
             format!(
-                "one turn makes more than {DECISION_LIMIT} decisions one after another; is a loop endless?"
+                "one turn makes more than {DECISION_LIMIT} choices (decisions and chance events); is a loop endless?"
             ),
             span,
         )

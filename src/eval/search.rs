@@ -588,8 +588,10 @@ impl<const W: usize> Searcher<W> {
             return Ok(());
         }
         let mut pc = 0;
+        // The turn's events so far (none in a program without chance):
+        // the first choices of the turn's limit.
+        self.prefix.clear();
         if p.has_chance {
-            self.prefix.clear();
             self.prefix.extend_from_slice(prefix);
             // A turn resumed after a chance event: replay its events.
             let lv = &mut self.levels[0];
@@ -1088,7 +1090,9 @@ impl<const W: usize> Searcher<W> {
                 ChanceAt { searched: self.searched(start), start, prefix: &self.prefix };
             return sink.chance(p, &mut self.levels[b], at, &self.path, &chance_at);
         }
-        if depth >= DECISION_LIMIT {
+        // The turn's choices before this decision: its events before the
+        // search, and the path.
+        if depth + self.prefix.len() >= DECISION_LIMIT {
             return Err(too_deep(p, site));
         }
         self.spend(p, site, n)?;
@@ -1554,6 +1558,8 @@ impl<const W: usize> Searcher<W> {
         depth: usize,
         own: bool,
     ) -> Result<Option<(u64, How)>, RunError> {
+        // The decision limit below counts on it.
+        debug_assert!(self.prefix.is_empty(), "a count of a turn under way");
         let block = &p.turn;
         let site = site_at(block, at);
         let Some(s) = p.sites.get(site as usize) else { return Ok(None) };
@@ -1642,7 +1648,9 @@ impl<const W: usize> Searcher<W> {
         let n = self.opts[depth].len();
         // One decision too many, as `forked` refuses it (a decision
         // without options fails the run, and a chance event is a move,
-        // whatever their depth).
+        // whatever their depth). A count begins at the turn's start, with
+        // no events before (`count_into` and the owned counts), so the
+        // depth is the turn's choices.
         if depth >= DECISION_LIMIT && n > 0 && !s.chance {
             return Err(too_deep(p, site));
         }
@@ -2056,8 +2064,8 @@ fn over_budget<const W: usize>(p: &Program<W>, site: u16) -> RunError {
     RunError::new(message, p.sites.get(site as usize).map_or_else(Default::default, |s| s.span))
 }
 
-/// The error of a turn that meets the decision of `site` after
-/// [`DECISION_LIMIT`] decisions.
+/// The error of a turn that meets the decision or chance event of `site`
+/// after [`DECISION_LIMIT`] choices.
 #[cold]
 #[inline(never)]
 fn too_deep<const W: usize>(p: &Program<W>, site: u16) -> RunError {
@@ -2873,6 +2881,10 @@ fn chance_to_end<const W: usize>(
 ) -> Result<(), RunError> {
     loop {
         let site = site_at(&p.turn, pc);
+        if prefix.len() + picks.len() >= DECISION_LIMIT {
+            // One choice too many, as `chance_outcomes_in` refuses it.
+            return Err(too_deep(p, site));
+        }
         let Some(pick) = sample(p, &p.turn, pc, &mut lv.st, &mut lv.fr, opts, rng)? else {
             return Err(RunError::new(
                 "a chance event has no outcome",
@@ -3482,8 +3494,12 @@ pub fn chance_outcomes_in<const W: usize>(
     let LevelData { st: t, fr } = &mut **fresh(p, scratch, st);
     let pc = replay_events(p, t, fr, &pd.events)?;
     let Stop::Fork(at) = run(p, &p.turn, t, fr, pc)? else { return Ok(()) };
-    options(p, &p.turn, at, t, fr, opts)?;
     let site = site_at(&p.turn, at);
+    if pd.events.len() >= DECISION_LIMIT {
+        // A chance event after as many choices as a turn may make.
+        return Err(too_deep(p, site));
+    }
+    options(p, &p.turn, at, t, fr, opts)?;
     out.extend((0..opts.len()).map(|i| {
         let w = opts.weights.get(i).copied().unwrap_or(1);
         (super::machine::choice_of(p, site, opts.get(i)), w)
@@ -3509,6 +3525,10 @@ pub fn resolve_in<const W: usize>(
     outcome: &Choice,
     scratch: &mut Option<Level<W>>,
 ) -> Result<(), RunError> {
+    if st.pending.as_ref().is_some_and(|pd| pd.events.len() >= DECISION_LIMIT) {
+        // As `chance_outcomes_in` refuses it.
+        return Err(too_deep(p, outcome.site));
+    }
     let Some(mut pd) = st.pending.take() else { return Ok(()) };
     pd.events.push(*outcome);
     let lv = fresh(p, scratch, st);

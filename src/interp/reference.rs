@@ -129,6 +129,9 @@ pub fn chance_outcomes(g: &Game, s: &State) -> Result<Vec<(Choice, u32)>, RunErr
     }
     let (start, events) = turn_of(s);
     match run(g, &g.turn, &start, &events)? {
+        End::Pause { site, .. } if events.len() >= DECISION_LIMIT => {
+            Err(RunError::too_deep(g.sites[site as usize].span))
+        }
         End::Pause { options, weights, .. } => {
             Ok(options.into_iter().zip(weights.into_iter().chain(std::iter::repeat(1))).collect())
         }
@@ -195,6 +198,9 @@ pub fn outcome(g: &Game, s: &State) -> Result<Option<Outcome>, RunError> {
 pub fn play(g: &Game, s: &State, mv: &Move) -> Result<State, RunError> {
     if s.turn() == Turn::Chance {
         let (start, mut all) = turn_of(s);
+        if let (true, Some(c)) = (all.len() >= DECISION_LIMIT, mv.choices.first()) {
+            return Err(RunError::too_deep(g.sites[c.site as usize].span));
+        }
         all.extend(mv.choices.iter().copied());
         return go_on(g, start, all);
     }
@@ -325,7 +331,7 @@ fn expand(g: &Game, s: &State, k: &mut Search, out: &mut Vec<Move>) -> Result<()
         Flow::Pause => {
             let opts = std::mem::take(&mut k.options);
             let span = || opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);
-            if k.prefix.len() - k.base >= DECISION_LIMIT {
+            if k.prefix.len() >= DECISION_LIMIT {
                 return Err(RunError::too_deep(span()));
             }
             if opts.len() as u32 > k.budget {

@@ -487,17 +487,24 @@ fn decisions_in(decl: &str, n: usize, tail: &str) -> tabula::Game {
 /// and the reference interpreter's list. Each result as a number of
 /// moves, or the error.
 fn searched(g: &tabula::Game) -> Vec<(&'static str, Result<u64, tabula::RunError>)> {
-    let s = crate::start(g);
+    searched_at(g, &crate::start(g))
+}
+
+/// [`searched`] from position `s`.
+fn searched_at(
+    g: &tabula::Game,
+    s: &tabula::State,
+) -> Vec<(&'static str, Result<u64, tabula::RunError>)> {
     let listed = |r: Result<Vec<tabula::Move>, _>| r.map(|m: Vec<_>| m.len() as u64);
     let played = |r: Result<tabula::Playout, _>| r.map(|_| 0);
     vec![
         ("list", listed(s.legal_moves(g))),
         ("count", s.count_moves(g)),
-        ("perft 1", tabula::perft(g, &s, 1)),
-        ("perft 2", tabula::perft(g, &s, 2)),
-        ("playout", played(tabula::playout(g, &s, &mut Rng::new(1), 2))),
-        ("listed playout", played(tabula::playout_listed(g, &s, &mut Rng::new(1), 2))),
-        ("reference", listed(tabula::interp::reference::legal_moves(g, &s))),
+        ("perft 1", tabula::perft(g, s, 1)),
+        ("perft 2", tabula::perft(g, s, 2)),
+        ("playout", played(tabula::playout(g, s, &mut Rng::new(1), 2))),
+        ("listed playout", played(tabula::playout_listed(g, s, &mut Rng::new(1), 2))),
+        ("reference", listed(tabula::interp::reference::legal_moves(g, s))),
     ]
 }
 
@@ -513,7 +520,7 @@ fn a_turn_makes_at_most_the_limit_of_decisions_one_after_another() {
         let too_deep = |g: &tabula::Game, at: &str| {
             for (how, r) in searched(g) {
                 let e = r.expect_err(how);
-                assert!(e.message.contains(&format!("more than {LIMIT} decisions")), "{how}: {e}");
+                assert!(e.message.contains(&format!("more than {LIMIT} choices")), "{how}: {e}");
                 assert!(pointed(g, &e).starts_with(at), "{how}: `{}`", pointed(g, &e));
             }
         };
@@ -555,10 +562,84 @@ fn a_turn_makes_at_most_the_limit_of_decisions_one_after_another() {
         moves(&decisions_in(hand, LIMIT - 2, arms), 4, 4);
         too_deep(&decisions_in(hand, LIMIT - 1, arms), "choose a");
         // Past the limit, a decision without options fails the turn's
-        // run as anywhere (no move, no error), and a chance event is a
-        // move.
+        // run as anywhere (no move, no error).
         moves(&decisions(LIMIT, "choose m in range(1, 2) where m > 2"), 0, 0);
-        moves(&decisions(LIMIT, "random d in range(1, 6)"), 1, 6);
+    });
+}
+
+#[test]
+fn a_chance_event_past_the_limit_is_refused_where_chance_decides_it() {
+    // Chance events count among a turn's choices: a move may stop at one
+    // met after `DECISION_LIMIT` choices, but its outcomes are refused
+    // wherever they are listed, drawn or played, in both evaluators. So
+    // a turn that loops over chance events ends with that error instead
+    // of replaying ever more events (it hung: each event replays the turn
+    // from its start with all the events before it).
+    deep(|| {
+        const LIMIT: usize = tabula::state::DECISION_LIMIT;
+        let refused = |g: &tabula::Game, how: &str, r: Result<u64, tabula::RunError>| {
+            let e = r.map(|n| panic!("{how}: {n}, no error")).unwrap_err();
+            assert!(e.message.contains(&format!("more than {LIMIT} choices")), "{how}: {e}");
+            assert!(pointed(g, &e).starts_with("random d"), "{how}: `{}`", pointed(g, &e));
+        };
+        let g = decisions(LIMIT, "random d in range(1, 6)");
+        let s = crate::start(&g);
+        for (how, r) in searched(&g) {
+            match how {
+                "perft 2" | "playout" | "listed playout" => refused(&g, how, r),
+                _ => assert_eq!(r.unwrap_or_else(|e| panic!("{how}: {e}")), 1, "{how}"),
+            }
+        }
+        let m = s.legal_moves(&g).expect("the move to chance").remove(0);
+        let node = s.play(&g, &m).expect("a chance node");
+        let reference = tabula::interp::reference::play(g.ir(), &s, &m).expect("a chance node");
+        assert_eq!(node, reference);
+        refused(&g, "outcomes", node.chance_outcomes(&g).map(|o| o.len() as u64));
+        let r = tabula::interp::reference::chance_outcomes(g.ir(), &node);
+        refused(&g, "reference outcomes", r.map(|o| o.len() as u64));
+        // Playing an outcome the limit did not let be listed.
+        let site = g.ir().sites.iter().position(|s| s.chance).expect("the random") as u16;
+        let one = tabula::Move {
+            choices: vec![tabula::state::Choice { site, value: tabula::ir::Value::Int(1) }],
+            stuck: false,
+        };
+        let r = node.clone().play_unchecked(&g, &one).map(|_| 0);
+        refused(&g, "play", r);
+        let r = tabula::interp::reference::play(g.ir(), &node, &one);
+        refused(&g, "reference play", r.map(|_| 0));
+        // A turn of chance events alone, endlessly.
+        let g = runaway("while true { random d in range(1, 2) }");
+        for (how, r) in searched(&g) {
+            if how == "perft 2" || how.ends_with("playout") {
+                refused(&g, how, r);
+            }
+        }
+        let r = tabula::perft(&g, &crate::start(&g), 3);
+        refused(&g, "perft 3", r);
+        // A chance event first: the search of the turn under way after it
+        // counts it among the turn's choices.
+        for (n, ok) in [(LIMIT - 1, true), (LIMIT, false)] {
+            let text = format!(
+                "players A, B\nturn {{\n random d in range(1, 2)\n \
+                 for i in range(1, {n}) {{ choose k in range(1, 1) }}\n}}\n"
+            );
+            let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+            let s = crate::start(&g);
+            let outcome = s.legal_moves(&g).expect("the outcomes").remove(0);
+            let s = s.play(&g, &outcome).expect("the event");
+            for (how, r) in searched_at(&g, &s) {
+                if ok {
+                    assert!(r.is_ok(), "{n} {how}: {r:?}");
+                } else {
+                    let e = r.map(|n| panic!("{how}: {n}, no error")).unwrap_err();
+                    assert!(
+                        pointed(&g, &e).starts_with("choose k"),
+                        "{how}: `{}`",
+                        pointed(&g, &e)
+                    );
+                }
+            }
+        }
     });
 }
 

@@ -513,8 +513,9 @@ fn a_turn_makes_at_most_the_limit_of_decisions_one_after_another() {
     // A loop with a decision in every round never reaches the step limit
     // in one run (each run stops at the decision): the move search would
     // recurse once per decision until the stack overflowed. A turn may
-    // make `DECISION_LIMIT` decisions one after another, and meeting one
-    // more (one with options, and not chance) is an error at it.
+    // make `DECISION_LIMIT` choices, and a search that meets a decision
+    // with options after as many stops with an error at it (a chance
+    // event past the limit: the next test).
     deep(|| {
         const LIMIT: usize = tabula::state::DECISION_LIMIT;
         let too_deep = |g: &tabula::Game, at: &str| {

@@ -661,6 +661,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("stepped".into(), crate::game_text(STEPPED).expect("stepped game")));
     out.push(("kind filter".into(), crate::game_text(KIND_FILTER).expect("kind filter game")));
     out.push(("zone walk".into(), crate::game_text(ZONE_WALK).expect("zone walk game")));
+    out.push(("solo".into(), crate::game_text(SOLO).expect("solo game")));
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -941,6 +942,21 @@ pub const ZONE_WALK: &str = "players A, B\n\
         if n == 1 { move k from hand(me) to out }\n\
       }\n\
       if count(out) >= 8 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// One player (the occupied cells are the union of the players' sets,
+/// which the compiled evaluator folds two at a time: with one player, the
+/// second is the first kind's), pieces of two kinds on the board, cells
+/// asked empty or occupied as sets and one by one.
+pub const SOLO: &str = "players Solo\nboard square 3 by 3\n\
+    piece Stone\n\
+    piece Ring\n\
+    turn {\n\
+      either \"stone\" { choose c in cells where empty(c)  place Stone at c }\n\
+      or \"ring\" { choose c in cells where empty(c) and any n in neighbours(c): occupied(n)  place Ring at c }\n\
+      or \"lift\" { choose c in cells where occupied(c) and size(pieces(me)) >= 5  remove c }\n\
+      if size(pieces(me)) == 7 { win me }\n\
     }\n\
     on no moves { draw }";
 

@@ -11,8 +11,8 @@ use std::sync::Arc;
 /// Most nodes of one turn's choice tree that move generation explores.
 pub const NODE_LIMIT: u32 = 2_000_000;
 
-/// Most choices one turn makes, its decisions and chance events together:
-/// the depth of its choice tree. A search refuses a decision (with
+/// Most decisions and chance events one turn meets, together: the depth
+/// of its choice tree. A search refuses a decision (with
 /// options) met after as many; a chance event met after as many is
 /// refused where its outcomes are listed, drawn or played. Move
 /// generation recurses once per decision, so a loop that makes a
@@ -126,7 +126,7 @@ impl RunError {
     pub fn too_deep(span: Span) -> RunError {
         RunError::new(
             format!(
-                "one turn makes more than {DECISION_LIMIT} choices (decisions and chance events); is a loop endless?"
+                "one turn meets more than {DECISION_LIMIT} decisions and chance events; is a loop endless?"
             ),
             span,
         )

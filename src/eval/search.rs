@@ -2065,7 +2065,7 @@ fn over_budget<const W: usize>(p: &Program<W>, site: u16) -> RunError {
 }
 
 /// The error of a turn that meets the decision or chance event of `site`
-/// after [`DECISION_LIMIT`] choices.
+/// after [`DECISION_LIMIT`] decisions and chance events.
 #[cold]
 #[inline(never)]
 fn too_deep<const W: usize>(p: &Program<W>, site: u16) -> RunError {
@@ -3496,7 +3496,7 @@ pub fn chance_outcomes_in<const W: usize>(
     let Stop::Fork(at) = run(p, &p.turn, t, fr, pc)? else { return Ok(()) };
     let site = site_at(&p.turn, at);
     if pd.events.len() >= DECISION_LIMIT {
-        // A chance event after as many choices as a turn may make.
+        // A chance event after as many as a turn may meet.
         return Err(too_deep(p, site));
     }
     options(p, &p.turn, at, t, fr, opts)?;

@@ -521,7 +521,10 @@ fn a_turn_makes_at_most_the_limit_of_decisions_one_after_another() {
         let too_deep = |g: &tabula::Game, at: &str| {
             for (how, r) in searched(g) {
                 let e = r.expect_err(how);
-                assert!(e.message.contains(&format!("more than {LIMIT} choices")), "{how}: {e}");
+                assert!(
+                    e.message.contains(&format!("more than {LIMIT} decisions and chance events")),
+                    "{how}: {e}"
+                );
                 assert!(pointed(g, &e).starts_with(at), "{how}: `{}`", pointed(g, &e));
             }
         };
@@ -580,7 +583,10 @@ fn a_chance_event_past_the_limit_is_refused_where_chance_decides_it() {
         const LIMIT: usize = tabula::state::DECISION_LIMIT;
         let refused = |g: &tabula::Game, how: &str, r: Result<u64, tabula::RunError>| {
             let e = r.map(|n| panic!("{how}: {n}, no error")).unwrap_err();
-            assert!(e.message.contains(&format!("more than {LIMIT} choices")), "{how}: {e}");
+            assert!(
+                e.message.contains(&format!("more than {LIMIT} decisions and chance events")),
+                "{how}: {e}"
+            );
             assert!(pointed(g, &e).starts_with("random d"), "{how}: `{}`", pointed(g, &e));
         };
         let g = decisions(LIMIT, "random d in range(1, 6)");

@@ -24,6 +24,12 @@ pub const NODE_LIMIT: u32 = 2_000_000;
 /// build): tabula's own threads have [`SEARCH_STACK`].
 pub const DECISION_LIMIT: usize = 1_000;
 
+/// Most choices one list of a turn's moves holds, over all its moves: a
+/// choice is 48 bytes, so a list stays under 100 MB however its moves
+/// multiply (the decision limit alone allows a million moves of a
+/// thousand choices each).
+pub const LIST_LIMIT: usize = 2_000_000;
+
 /// The stack of the threads tabula starts for work that searches moves:
 /// room for [`DECISION_LIMIT`] decisions in either build, with a margin.
 /// Only the pages a search touches are ever mapped.
@@ -127,6 +133,20 @@ impl RunError {
         RunError::new(
             format!(
                 "one turn meets more than {DECISION_LIMIT} decisions and chance events; is a loop endless?"
+            ),
+            span,
+        )
+    }
+
+    /// The error of a list of a turn's moves that would hold more than
+    /// [`LIST_LIMIT`] choices, at the last decision of the move that
+    /// passes it.
+    #[cold]
+    #[inline(never)]
+    pub fn list_too_long(span: Span) -> RunError {
+        RunError::new(
+            format!(
+                "one turn's moves hold more than {LIST_LIMIT} choices in all; are its decisions meant to multiply like this?"
             ),
             span,
         )

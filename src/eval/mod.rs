@@ -29,7 +29,8 @@ pub mod search;
 
 pub use crate::notation::MoveError;
 pub use crate::state::{
-    Choice, Move, Outcome, RunError, State, Turn, DECISION_LIMIT, NODE_LIMIT, SEARCH_STACK,
+    Choice, Move, Outcome, RunError, State, Turn, DECISION_LIMIT, LIST_LIMIT, NODE_LIMIT,
+    SEARCH_STACK,
 };
 
 use crate::compile::Program;
@@ -171,7 +172,7 @@ impl State {
             return Ok(());
         }
         with_program!(g, p => search::with_searcher(p, |s| {
-            s.search(p, self, &mut search::MovesSink { out: &mut *out })
+            s.search(p, self, &mut search::MovesSink { out: &mut *out, held: 0 })
         }))?;
         if out.is_empty() && self.stuck(g)?.outcome.is_none() {
             out.push(Move { choices: Vec::new(), stuck: true });

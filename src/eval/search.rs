@@ -21,7 +21,7 @@ use super::machine::{
     admits, bind, bind_in, count_options, options, prune, run, sample_reveal, site_at, take_choice,
     word_of, Options, Pick, PlacedWalk, Stop,
 };
-use super::{Choice, Move, RunError, State, DECISION_LIMIT, NODE_LIMIT};
+use super::{Choice, Move, RunError, State, DECISION_LIMIT, LIST_LIMIT, NODE_LIMIT};
 use crate::compile::expr::bits_at;
 use crate::compile::live::Live;
 use crate::compile::stmt::Op;
@@ -2335,6 +2335,28 @@ pub fn path_move<const W: usize>(p: &Program<W>, path: &[(u16, Pick<W>)]) -> Mov
 pub struct MovesSink<'a> {
     /// The moves found.
     pub out: &'a mut Vec<Move>,
+    /// The choices they hold, all together (at most [`LIST_LIMIT`]).
+    pub held: usize,
+}
+
+impl MovesSink<'_> {
+    /// Takes a move of `n` choices, the last made at `site`: an error
+    /// where the list would pass [`LIST_LIMIT`].
+    #[inline(always)]
+    fn hold<const W: usize>(
+        &mut self,
+        p: &Program<W>,
+        site: u16,
+        n: usize,
+    ) -> Result<(), RunError> {
+        self.held += n;
+        if self.held > LIST_LIMIT {
+            return Err(RunError::list_too_long(
+                p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl<const W: usize> Sink<W> for MovesSink<'_> {
@@ -2350,6 +2372,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         path: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
+        self.hold(p, path.last().map_or(0, |&(site, _)| site), path.len())?;
         self.out.push(path_move(p, path));
         Ok(true)
     }
@@ -2360,6 +2383,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         _: &mut Box<State>,
         path: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
+        self.hold(p, path.last().map_or(0, |&(site, _)| site), path.len())?;
         self.out.push(path_move(p, path));
         Ok(true)
     }
@@ -2374,6 +2398,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
     ) -> Result<bool, RunError> {
         let site = site_at(&p.turn, pc);
         for i in 0..opts.len() {
+            self.hold(p, site, path.len() + 1)?;
             let mut m = path_move(p, path);
             m.choices.push(super::machine::choice_of(p, site, opts.get(i)));
             self.out.push(m);

@@ -13,7 +13,7 @@ use super::exec::{Exec, Flow, Frame};
 use crate::ir::Game;
 use crate::source::Span;
 use crate::state::{
-    Choice, Move, Outcome, Pending, RunError, State, Turn, DECISION_LIMIT, NODE_LIMIT,
+    Choice, Move, Outcome, Pending, RunError, State, Turn, DECISION_LIMIT, LIST_LIMIT, NODE_LIMIT,
 };
 
 /// How a run of the turn with given choices ended.
@@ -295,6 +295,8 @@ struct Search {
     options: Vec<Choice>,
     scratch: State,
     budget: u32,
+    /// The choices of the moves found so far, all together.
+    held: usize,
 }
 
 fn turn_moves(g: &Game, s: &State, out: &mut Vec<Move>) -> Result<(), RunError> {
@@ -307,6 +309,7 @@ fn turn_moves(g: &Game, s: &State, out: &mut Vec<Move>) -> Result<(), RunError> 
         options: Vec::new(),
         scratch: start.clone(),
         budget: NODE_LIMIT,
+        held: 0,
     };
     expand(g, &start, &mut search, out)
 }
@@ -323,11 +326,22 @@ fn expand(g: &Game, s: &State, k: &mut Search, out: &mut Vec<Move>) -> Result<()
         ex.collect = Some(&mut k.options);
         ex.run(&g.turn)?
     };
-    let done = |k: &Search| Move { choices: k.prefix[k.base..].to_vec(), stuck: false };
+    // A move: its choices held, at most `LIST_LIMIT` in all.
+    let done = |k: &mut Search| {
+        let choices = &k.prefix[k.base..];
+        k.held += choices.len();
+        if k.held > LIST_LIMIT {
+            let span = choices.last().map_or(g.turn_span, |c| g.sites[c.site as usize].span);
+            return Err(RunError::list_too_long(span));
+        }
+        Ok(Move { choices: choices.to_vec(), stuck: false })
+    };
     match flow {
-        Flow::Next | Flow::End => out.push(done(k)),
+        Flow::Next | Flow::End => out.push(done(k)?),
         Flow::Fail(_) => {}
-        Flow::Pause if k.options.first().is_some_and(|c| is_chance(g, c.site)) => out.push(done(k)),
+        Flow::Pause if k.options.first().is_some_and(|c| is_chance(g, c.site)) => {
+            out.push(done(k)?)
+        }
         Flow::Pause => {
             let opts = std::mem::take(&mut k.options);
             let span = || opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);

@@ -651,6 +651,47 @@ fn a_chance_event_past_the_limit_is_refused_where_chance_decides_it() {
 }
 
 #[test]
+fn a_list_of_moves_holds_at_most_the_limit_of_choices() {
+    // Moves of many choices each multiply within the choice budget (each
+    // pick explored once, shared by the moves below it): a turn of 985
+    // forced decisions and then 11 binary ones lists 2,048 moves of 996
+    // choices, 2,039,808 in all, one list of about 100 MB. The list stops
+    // at `LIST_LIMIT` choices, at the last decision of the move that
+    // passes it (the 2,009th); counting the moves lists none.
+    deep(|| {
+        const LIMIT: usize = tabula::state::LIST_LIMIT;
+        let binary = |n: usize| format!("for j in range(1, {n}) {{ choose m in range(0, 1) }}");
+        // The last decision in the loop, or after it (where the turn asks
+        // nothing more: its options are moves without a run), or moves
+        // that stop at chance.
+        for (tail, at) in [
+            (binary(11), "choose m"),
+            (format!("{}\n choose z in range(0, 1)", binary(10)), "choose z"),
+            (format!("{}\n random r in range(1, 2)", binary(11)), "choose m"),
+        ] {
+            let g = decisions(985, &tail);
+            let s = crate::start(&g);
+            for (how, r) in [
+                ("compiled", s.legal_moves(&g)),
+                ("reference", tabula::interp::reference::legal_moves(&g, &s)),
+            ] {
+                let e = r.map(|m| panic!("{how}: {} moves, no error", m.len())).unwrap_err();
+                let said = format!("moves hold more than {LIMIT} choices in all");
+                assert!(e.message.contains(&said), "{how}: {e}");
+                assert!(pointed(&g, &e).starts_with(at), "{how}: `{}`", pointed(&g, &e));
+            }
+            assert_eq!(s.count_moves(&g).expect("a count holds no list"), 2048);
+        }
+        // One binary decision fewer: 1,024 moves, about half the limit.
+        let g = decisions(985, &binary(10));
+        let s = crate::start(&g);
+        let moves = s.legal_moves(&g).expect("within the limit");
+        assert_eq!(moves.len(), 1024);
+        assert_eq!(moves, tabula::interp::reference::legal_moves(&g, &s).expect("the reference"));
+    });
+}
+
+#[test]
 fn assignments_and_rays_keep_to_the_step_budget_and_overflow_checks() {
     // A loop that only changes a local runs forever: stopped at the loop.
     // A local doubled in a loop overflows: stopped at the assignment. A

@@ -2061,7 +2061,13 @@ fn over_budget<const W: usize>(p: &Program<W>, site: u16) -> RunError {
         "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
         p.t.max_choices
     );
-    RunError::new(message, p.sites.get(site as usize).map_or_else(Default::default, |s| s.span))
+    RunError::new(message, site_span(p, site))
+}
+
+/// The span of decision or chance event `site` (an empty one for a site
+/// the program does not have, which the checker never makes).
+fn site_span<const W: usize>(p: &Program<W>, site: u16) -> crate::source::Span {
+    p.sites.get(site as usize).map_or_else(Default::default, |s| s.span)
 }
 
 /// The error of a turn that meets the decision or chance event of `site`
@@ -2069,7 +2075,7 @@ fn over_budget<const W: usize>(p: &Program<W>, site: u16) -> RunError {
 #[cold]
 #[inline(never)]
 fn too_deep<const W: usize>(p: &Program<W>, site: u16) -> RunError {
-    RunError::too_deep(p.sites.get(site as usize).map_or_else(Default::default, |s| s.span))
+    RunError::too_deep(site_span(p, site))
 }
 
 /// Option `i` of a decision's options `opts` as [`Searcher::forked`]
@@ -2351,11 +2357,19 @@ impl MovesSink<'_> {
     ) -> Result<(), RunError> {
         self.held += n;
         if self.held > LIST_LIMIT {
-            return Err(RunError::list_too_long(
-                p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-            ));
+            return Err(RunError::list_too_long(site_span(p, site)));
         }
         Ok(())
+    }
+
+    /// [`MovesSink::hold`] of the move `path`.
+    #[inline(always)]
+    fn hold_path<const W: usize>(
+        &mut self,
+        p: &Program<W>,
+        path: &[(u16, Pick<W>)],
+    ) -> Result<(), RunError> {
+        self.hold(p, path.last().map_or(0, |&(site, _)| site), path.len())
     }
 }
 
@@ -2372,7 +2386,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         path: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
-        self.hold(p, path.last().map_or(0, |&(site, _)| site), path.len())?;
+        self.hold_path(p, path)?;
         self.out.push(path_move(p, path));
         Ok(true)
     }
@@ -2383,7 +2397,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         _: &mut Box<State>,
         path: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
-        self.hold(p, path.last().map_or(0, |&(site, _)| site), path.len())?;
+        self.hold_path(p, path)?;
         self.out.push(path_move(p, path));
         Ok(true)
     }
@@ -2911,10 +2925,7 @@ fn chance_to_end<const W: usize>(
             return Err(too_deep(p, site));
         }
         let Some(pick) = sample(p, &p.turn, pc, &mut lv.st, &mut lv.fr, opts, rng)? else {
-            return Err(RunError::new(
-                "a chance event has no outcome",
-                p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
-            ));
+            return Err(RunError::new("a chance event has no outcome", site_span(p, site)));
         };
         push_pick(picks, site, pick);
         let resume = bind(p, &p.turn, pc, &mut lv.st, &mut lv.fr, pick);
@@ -3636,7 +3647,7 @@ pub fn sample_on<const W: usize>(
         let Some(pick) = sample(p, block, at, st, fr, &mut opts, rng)? else {
             return Err(RunError::new(
                 format!("{what}: a chance event has no outcome"),
-                p.sites.get(site as usize).map_or_else(Default::default, |s| s.span),
+                site_span(p, site),
             ));
         };
         let pc = bind(p, block, at, st, fr, pick);

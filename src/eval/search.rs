@@ -2345,32 +2345,30 @@ pub struct MovesSink<'a> {
     pub held: usize,
 }
 
-impl MovesSink<'_> {
-    /// Takes a move of `n` choices, the last made at `site`: an error
-    /// where the list would pass [`LIST_LIMIT`].
-    #[inline(always)]
-    fn hold<const W: usize>(
-        &mut self,
-        p: &Program<W>,
-        site: u16,
-        n: usize,
-    ) -> Result<(), RunError> {
-        self.held += n;
-        if self.held > LIST_LIMIT {
-            return Err(RunError::list_too_long(site_span(p, site)));
-        }
-        Ok(())
+/// Adds a move of `n` choices, the last made at `site`, to the `held`
+/// choices of a list: an error where they would pass [`LIST_LIMIT`].
+#[inline(always)]
+fn hold<const W: usize>(
+    held: &mut usize,
+    p: &Program<W>,
+    site: u16,
+    n: usize,
+) -> Result<(), RunError> {
+    *held += n;
+    if *held > LIST_LIMIT {
+        return Err(RunError::list_too_long(site_span(p, site)));
     }
+    Ok(())
+}
 
-    /// [`MovesSink::hold`] of the move `path`.
-    #[inline(always)]
-    fn hold_path<const W: usize>(
-        &mut self,
-        p: &Program<W>,
-        path: &[(u16, Pick<W>)],
-    ) -> Result<(), RunError> {
-        self.hold(p, path.last().map_or(0, |&(site, _)| site), path.len())
-    }
+/// [`hold`] of the move `path`.
+#[inline(always)]
+fn hold_path<const W: usize>(
+    held: &mut usize,
+    p: &Program<W>,
+    path: &[(u16, Pick<W>)],
+) -> Result<(), RunError> {
+    hold(held, p, path.last().map_or(0, |&(site, _)| site), path.len())
 }
 
 impl<const W: usize> Sink<W> for MovesSink<'_> {
@@ -2386,7 +2384,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         path: &[(u16, Pick<W>)],
         _: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
-        self.hold_path(p, path)?;
+        hold_path(&mut self.held, p, path)?;
         self.out.push(path_move(p, path));
         Ok(true)
     }
@@ -2397,7 +2395,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
         _: &mut Box<State>,
         path: &[(u16, Pick<W>)],
     ) -> Result<bool, RunError> {
-        self.hold_path(p, path)?;
+        hold_path(&mut self.held, p, path)?;
         self.out.push(path_move(p, path));
         Ok(true)
     }
@@ -2412,7 +2410,7 @@ impl<const W: usize> Sink<W> for MovesSink<'_> {
     ) -> Result<bool, RunError> {
         let site = site_at(&p.turn, pc);
         for i in 0..opts.len() {
-            self.hold(p, site, path.len() + 1)?;
+            hold(&mut self.held, p, site, path.len() + 1)?;
             let mut m = path_move(p, path);
             m.choices.push(super::machine::choice_of(p, site, opts.get(i)));
             self.out.push(m);
@@ -2585,6 +2583,15 @@ pub struct Successors<const W: usize> {
     n_lazy_chances: usize,
     /// Number of moves (but for the candidates of drawn decisions).
     pub total: usize,
+    /// The picks kept with moves that stop at chance (in `chances`,
+    /// `lazy_chances` and `grouped`), all together: counted against
+    /// [`LIST_LIMIT`] as a list of the moves counts their choices, since
+    /// they are what grows with a move's choices (a finished move is kept
+    /// as its position, a lazy decision as its level and options).
+    held: usize,
+    /// Past the limit: the last decision of the move whose picks passed
+    /// it (nothing more is kept; see [`Successors::within_limit`]).
+    over: Option<u16>,
     players: usize,
     opts: Options<W>,
     /// Whether decisions of pass 15 are kept unrun (see
@@ -2647,6 +2654,32 @@ enum Seg {
 }
 
 impl<const W: usize> Successors<W> {
+    /// Counts the `n` picks of a move that stops at chance, its last
+    /// decision `site()`, before they are kept: false, and the move not
+    /// kept, once they pass [`LIST_LIMIT`]. The search goes on (it stays
+    /// within its budget of choices) and the error is raised when it
+    /// ends ([`Successors::within_limit`]): a sink's `chance` that always
+    /// goes on leaves the search's code as it was.
+    #[inline(always)]
+    fn keep_picks(&mut self, site: impl FnOnce() -> u16, n: usize) -> bool {
+        self.held += n;
+        if self.held > LIST_LIMIT {
+            self.over.get_or_insert_with(site);
+            return false;
+        }
+        true
+    }
+
+    /// The error of a search whose moves that stop at chance kept more
+    /// than [`LIST_LIMIT`] picks, at the last decision of the move that
+    /// passed it; to be asked when a search into this list has ended.
+    pub fn within_limit(&self, p: &Program<W>) -> Result<(), RunError> {
+        match self.over {
+            Some(site) => Err(RunError::list_too_long(site_span(p, site))),
+            None => Ok(()),
+        }
+    }
+
     /// Empties the list, keeping its buffers.
     pub fn clear(&mut self, players: usize) {
         self.segments.clear();
@@ -2659,6 +2692,8 @@ impl<const W: usize> Successors<W> {
         self.n_shared = 0;
         self.kept_start = false;
         self.total = 0;
+        self.held = 0;
+        self.over = None;
         self.n_drawn = 0;
         self.candidates = 0;
         self.players = players;
@@ -3135,12 +3170,15 @@ impl<const W: usize> Sink<W> for Successors<W> {
 
     fn lazy_chance_lent(
         &mut self,
-        _: &Program<W>,
+        p: &Program<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
         opts: &mut Box<Options<W>>,
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
+        if !self.keep_picks(|| site_at(&p.turn, pc), path.len()) {
+            return Ok(true);
+        }
         self.keep_start(at);
         self.group_member(pc, path, opts, true);
         Ok(true)
@@ -3197,13 +3235,16 @@ impl<const W: usize> Sink<W> for Successors<W> {
 
     fn lazy_chance(
         &mut self,
-        _: &Program<W>,
+        p: &Program<W>,
         fork: &mut Level<W>,
         pc: u32,
         path: &[(u16, Pick<W>)],
         opts: &mut Box<Options<W>>,
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
+        if !self.keep_picks(|| site_at(&p.turn, pc), path.len()) {
+            return Ok(true);
+        }
         self.keep_start(at);
         // The fork is swapped out of the search (which does not read it
         // again), as for a lazy decision.
@@ -3237,6 +3278,9 @@ impl<const W: usize> Sink<W> for Successors<W> {
         path: &[(u16, Pick<W>)],
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
+        if !self.keep_picks(|| path.last().map_or(0, |&(site, _)| site), path.len()) {
+            return Ok(true);
+        }
         // Keep the run itself, to go on from the stop without a replay: it
         // is swapped out of the search (which does not read it again).
         if self.n_chances == self.chances.len() {

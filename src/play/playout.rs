@@ -217,6 +217,7 @@ fn playout_w<const W: usize>(
         } else {
             searcher.search_within(p, &s, succ, pieces)?;
         }
+        succ.within_limit(p)?;
         let n = succ.total;
         if owned && (n == 0 || succ.candidates > 0) && !searcher.give_back(&mut s) {
             return Err(RunError::new(

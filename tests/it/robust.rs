@@ -663,22 +663,49 @@ fn a_list_of_moves_holds_at_most_the_limit_of_choices() {
         let binary = |n: usize| format!("for j in range(1, {n}) {{ choose m in range(0, 1) }}");
         // The last decision in the loop, or after it (where the turn asks
         // nothing more: its options are moves without a run), or moves
-        // that stop at chance.
-        for (tail, at) in [
-            (binary(11), "choose m"),
-            (format!("{}\n choose z in range(0, 1)", binary(10)), "choose z"),
-            (format!("{}\n random r in range(1, 2)", binary(11)), "choose m"),
+        // that stop at chance; a decision that meets the next at once
+        // (`pair`: kept by a playout as a group).
+        let pair = |n: usize, last: &str, then: &str| {
+            format!("{}\n choose y in range(0, 1)\n choose z in {last}{then}", binary(n))
+        };
+        // A draw from a shuffled deck: a decision whose options all stop at
+        // it is listed unrun.
+        let deck = "piece Red\npiece Blue\nzone deck shared ordered hidden\nzone hand per player\n\
+                    setup {\n add 1 Red to deck\n add 1 Blue to deck\n shuffle deck\n}";
+        let draw = "\n move first(deck) from deck to hand(me)";
+        // A listed playout keeps a finished move as its position and a
+        // decision without a run as its level and options, whatever their
+        // choices (`false`); but it keeps the picks of a move that stops at
+        // chance, or of a decision whose options do (`true`): those count
+        // against the same limit, the error at the same decision.
+        for (decl, tail, at, kept) in [
+            ("", binary(11), "choose m", false),
+            ("", format!("{}\n choose z in range(0, 1)", binary(10)), "choose z", false),
+            ("", pair(9, "range(0, 1)", ""), "choose z", false),
+            ("", format!("{}\n random r in range(1, 2)", binary(11)), "choose m", true),
+            ("", pair(10, "range(0, 0)", "\n random r in range(1, 2)"), "choose z", true),
+            (deck, format!("{}\n choose z in range(0, 0){draw}", binary(11)), "choose z", true),
+            (deck, pair(10, "range(0, 0)", draw), "choose z", true),
         ] {
-            let g = decisions(985, &tail);
+            let g = decisions_in(decl, 985, &tail);
             let s = crate::start(&g);
+            let said = format!("moves hold more than {LIMIT} choices in all");
             for (how, r) in [
                 ("compiled", s.legal_moves(&g)),
                 ("reference", tabula::interp::reference::legal_moves(&g, &s)),
             ] {
                 let e = r.map(|m| panic!("{how}: {} moves, no error", m.len())).unwrap_err();
-                let said = format!("moves hold more than {LIMIT} choices in all");
                 assert!(e.message.contains(&said), "{how}: {e}");
                 assert!(pointed(&g, &e).starts_with(at), "{how}: `{}`", pointed(&g, &e));
+            }
+            let listed = tabula::playout_listed(&g, &s, &mut Rng::new(1), 1);
+            match (listed, kept) {
+                (Err(e), true) => {
+                    assert!(e.message.contains(&said), "{tail}: {e}");
+                    assert!(pointed(&g, &e).starts_with(at), "{tail}: `{}`", pointed(&g, &e));
+                }
+                (Ok(p), false) => assert_eq!(p.plies, 1, "{tail}"),
+                (r, _) => panic!("{tail}: the listed playout gave {:?}", r.map(|p| p.plies)),
             }
             assert_eq!(s.count_moves(&g).expect("a count holds no list"), 2048);
         }

@@ -122,6 +122,12 @@ fn settle(g: &Game, s: &mut State) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The span of decision or chance event `site`: the turn's for an id the
+/// game does not have (a move built by hand may hold one).
+fn site_span(g: &Game, site: u16) -> Span {
+    g.sites.get(usize::from(site)).map_or(g.turn_span, |s| s.span)
+}
+
 /// At a chance node: the outcomes with their weights.
 pub fn chance_outcomes(g: &Game, s: &State) -> Result<Vec<(Choice, u32)>, RunError> {
     if s.turn() != Turn::Chance {
@@ -130,7 +136,7 @@ pub fn chance_outcomes(g: &Game, s: &State) -> Result<Vec<(Choice, u32)>, RunErr
     let (start, events) = turn_of(s);
     match run(g, &g.turn, &start, &events)? {
         End::Pause { site, .. } if events.len() >= DECISION_LIMIT => {
-            Err(RunError::too_deep(g.sites[site as usize].span))
+            Err(RunError::too_deep(site_span(g, site)))
         }
         End::Pause { options, weights, .. } => {
             Ok(options.into_iter().zip(weights.into_iter().chain(std::iter::repeat(1))).collect())
@@ -199,7 +205,7 @@ pub fn play(g: &Game, s: &State, mv: &Move) -> Result<State, RunError> {
     if s.turn() == Turn::Chance {
         let (start, mut all) = turn_of(s);
         if let (true, Some(c)) = (all.len() >= DECISION_LIMIT, mv.choices.first()) {
-            return Err(RunError::too_deep(g.sites[c.site as usize].span));
+            return Err(RunError::too_deep(site_span(g, c.site)));
         }
         all.extend(mv.choices.iter().copied());
         return go_on(g, start, all);
@@ -331,7 +337,7 @@ fn expand(g: &Game, s: &State, k: &mut Search, out: &mut Vec<Move>) -> Result<()
         let choices = &k.prefix[k.base..];
         k.held += choices.len();
         if k.held > LIST_LIMIT {
-            let span = choices.last().map_or(g.turn_span, |c| g.sites[c.site as usize].span);
+            let span = choices.last().map_or(g.turn_span, |c| site_span(g, c.site));
             return Err(RunError::list_too_long(span));
         }
         Ok(Move { choices: choices.to_vec(), stuck: false })
@@ -344,7 +350,7 @@ fn expand(g: &Game, s: &State, k: &mut Search, out: &mut Vec<Move>) -> Result<()
         }
         Flow::Pause => {
             let opts = std::mem::take(&mut k.options);
-            let span = || opts.first().map_or(g.turn_span, |o| g.sites[o.site as usize].span);
+            let span = || opts.first().map_or(g.turn_span, |o| site_span(g, o.site));
             if k.prefix.len() >= DECISION_LIMIT {
                 return Err(RunError::too_deep(span()));
             }

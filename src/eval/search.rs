@@ -2583,11 +2583,12 @@ pub struct Successors<const W: usize> {
     n_lazy_chances: usize,
     /// Number of moves (but for the candidates of drawn decisions).
     pub total: usize,
-    /// The picks kept with moves that stop at chance (in `chances`,
-    /// `lazy_chances` and `grouped`), all together: counted against
-    /// [`LIST_LIMIT`] as a list of the moves counts their choices, since
-    /// they are what grows with a move's choices (a finished move is kept
-    /// as its position, a lazy decision as its level and options).
+    /// The picks kept with moves that stop at chance, all together: a
+    /// move's in `chances`, a decision's (once for all its options) in
+    /// `lazy_chances` and `grouped`. They count against [`LIST_LIMIT`]
+    /// as the choices of a list do, since they are what grows with a
+    /// move's choices (a finished move is kept as its position, a lazy
+    /// decision as its level and options).
     held: usize,
     /// Past the limit: the last decision of the move whose picks passed
     /// it (nothing more is kept; see [`Successors::within_limit`]).

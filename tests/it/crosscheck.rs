@@ -662,6 +662,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("kind filter".into(), crate::game_text(KIND_FILTER).expect("kind filter game")));
     out.push(("zone walk".into(), crate::game_text(ZONE_WALK).expect("zone walk game")));
     out.push(("solo".into(), crate::game_text(SOLO).expect("solo game")));
+    out.push(("looped".into(), crate::game_text(LOOPED).expect("looped game")));
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -851,7 +852,12 @@ pub const PROPS: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n\
 /// switch on `b` (pass 40): a push whose branches read neither `b` nor
 /// `d` (they are then not written), one whose branch reads `b` (placing
 /// there), and one whose guard lets `none` in (`not occupied(n)`: `b` is
-/// then `none`, off the board) and whose branch reads `d`.
+/// then `none`, off the board) and whose branch reads `d`. Before them, a
+/// loop that may remove the piece of another neighbour, after which the
+/// guard must be asked again (else the round of `nw`, the last
+/// direction, would move from an emptied cell); the two pushes after it
+/// write only `n` and `b`, so their guard is not asked again after a
+/// round (pass 42).
 pub const STEPPED: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n\
     piece Stone \"s\" { weight: 1 }\npiece Rock \"r\" { weight: 2 }\n\
     zone pool per player\n\
@@ -861,6 +867,13 @@ pub const STEPPED: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n
       choose c in cells where empty(c)\n\
       take piece from pool(me)\n\
       place piece at c\n\
+      for d in dirs {\n\
+        let n = step(c, d)\n\
+        if occupied(n) and weight(kind(n)) == 1 {\n\
+          let b = step(n, d)\n\
+          if off(b) { pass } else if empty(b) { move n to b } else if occupied(step(c, nw)) { remove step(c, nw) }\n\
+        }\n\
+      }\n\
       for d in dirs {\n\
         let n = step(c, d)\n\
         if occupied(n) and weight(kind(n)) <= weight(piece) {\n\
@@ -942,6 +955,36 @@ pub const ZONE_WALK: &str = "players A, B\n\
         if n == 1 { move k from hand(me) to out }\n\
       }\n\
       if count(out) >= 8 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// A push (pass 40) on a graph board where the cell beyond a neighbour
+/// is another neighbour: from `c1`, `e` then `e` again is `c3`, which is
+/// `w` of `c1`, a later direction. A push east onto `c3` makes the `w`
+/// round find a piece there, so the guard must be asked again after each
+/// round (pass 42 does not apply on such a board).
+pub const LOOPED: &str = "players A, B\n\
+    board graph {\n\
+      points c1, c2, c3, c4\n\
+      links e/w: c1-c2-c3-c1\n\
+      links n/s: c4-c1\n\
+    }\n\
+    piece Stone\npiece Rock\n\
+    zone pool per player\n\
+    setup { for p in players { add 9 Stone to pool(p)  add 2 Rock to pool(p) } }\n\
+    turn {\n\
+      choose piece in pool(me)\n\
+      choose c in cells where empty(c)\n\
+      take piece from pool(me)\n\
+      place piece at c\n\
+      for d in dirs {\n\
+        let n = step(c, d)\n\
+        if occupied(n) {\n\
+          let x = step(n, d)\n\
+          if off(x) { add kind(n) to pool(owner(n))  remove n } else if empty(x) { move n to x }\n\
+        }\n\
+      }\n\
+      if size(pieces(me)) >= 3 { win me }\n\
     }\n\
     on no moves { draw }";
 

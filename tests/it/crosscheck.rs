@@ -662,8 +662,9 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("kind filter".into(), crate::game_text(KIND_FILTER).expect("kind filter game")));
     out.push(("zone walk".into(), crate::game_text(ZONE_WALK).expect("zone walk game")));
     out.push(("solo".into(), crate::game_text(SOLO).expect("solo game")));
-    out.push(("looped".into(), crate::game_text(LOOPED).expect("looped game")));
-    out.push(("linked".into(), crate::game_text(LINKED).expect("linked game")));
+    for (name, links) in [("looped", LOOPED), ("linked", LINKED)] {
+        out.push((name.into(), crate::game_text(&pushed_on_graph(links)).expect("pushed game")));
+    }
     out.push((
         "roll again".into(),
         crate::game_text(crate::chance::ROLL_AGAIN).expect("roll again"),
@@ -959,46 +960,25 @@ pub const ZONE_WALK: &str = "players A, B\n\
     }\n\
     on no moves { draw }";
 
-/// A push (pass 40) on a graph board where the cell beyond a neighbour
-/// is another neighbour: from `c1`, `e` then `e` again is `c3`, which is
-/// `w` of `c1`, a later direction (a push east onto `c3` makes the `w`
-/// round find a piece there). The guard must be asked again after each
-/// round (pass 42 does not apply on such a board); [`LINKED`] is the
-/// other board where it does not.
-pub const LOOPED: &str = "players A, B\n\
-    board graph {\n\
-      points c1, c2, c3, c4\n\
-      links e/w: c1-c2-c3-c1\n\
-      links n/s: c4-c1\n\
-    }\n\
-    piece Stone\npiece Rock\n\
-    zone pool per player\n\
-    setup { for p in players { add 9 Stone to pool(p)  add 2 Rock to pool(p) } }\n\
-    turn {\n\
-      choose piece in pool(me)\n\
-      choose c in cells where empty(c)\n\
-      take piece from pool(me)\n\
-      place piece at c\n\
-      for d in dirs {\n\
-        let n = step(c, d)\n\
-        if occupied(n) {\n\
-          let x = step(n, d)\n\
-          if off(x) { add kind(n) to pool(owner(n))  remove n } else if empty(x) { move n to x }\n\
-        }\n\
-      }\n\
-      if size(pieces(me)) >= 3 { win me }\n\
-    }\n\
-    on no moves { draw }";
+/// Pass 42's boards where the guard must still be asked after every
+/// round: a push (pass 40) on a graph board of four points, its links
+/// `links`. [`LOOPED`]: the cell beyond a neighbour is another neighbour
+/// (from `c1`, `e` then `e` again is `c3`, `w` of `c1`, a later
+/// direction: a push east onto `c3` makes the `w` round find a piece
+/// there). [`LINKED`]: two directions lead to one point (from `c1`, `e`
+/// and `n` are both `c2`: a push east empties the `n` round's cell).
+fn pushed_on_graph(links: &str) -> String {
+    format!("players A, B\nboard graph {{\n points c1, c2, c3, c4\n {links}\n}}\n{PUSH_TURN}")
+}
 
-/// [`LOOPED`]'s turn on a graph board where two directions lead to one
-/// point: from `c1`, `e` and `n` are both `c2` (a push east empties the
-/// `n` round's cell, so the guard must be asked again).
-pub const LINKED: &str = "players A, B\n\
-    board graph {\n\
-      points c1, c2, c3, c4\n\
-      links e/w: c1-c2-c3-c4\n\
-      links n/s: c1-c2\n\
-    }\n\
+/// The links of [`pushed_on_graph`]'s loop of three.
+pub const LOOPED: &str = "links e/w: c1-c2-c3-c1\n links n/s: c4-c1";
+
+/// The links of [`pushed_on_graph`]'s two directions to one point.
+pub const LINKED: &str = "links e/w: c1-c2-c3-c4\n links n/s: c1-c2";
+
+/// The pieces and turn of [`pushed_on_graph`].
+const PUSH_TURN: &str = "\
     piece Stone\npiece Rock\n\
     zone pool per player\n\
     setup { for p in players { add 9 Stone to pool(p)  add 2 Rock to pool(p) } }\n\

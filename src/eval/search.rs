@@ -2368,7 +2368,13 @@ fn hold_path<const W: usize>(
     p: &Program<W>,
     path: &[(u16, Pick<W>)],
 ) -> Result<(), RunError> {
-    hold(held, p, path.last().map_or(0, |&(site, _)| site), path.len())
+    hold(held, p, last_site(path), path.len())
+}
+
+/// The site of the last decision on `path` (0 for none).
+#[inline(always)]
+fn last_site<const W: usize>(path: &[(u16, Pick<W>)]) -> u16 {
+    path.last().map_or(0, |&(site, _)| site)
 }
 
 impl<const W: usize> Sink<W> for MovesSink<'_> {
@@ -3279,7 +3285,7 @@ impl<const W: usize> Sink<W> for Successors<W> {
         path: &[(u16, Pick<W>)],
         at: &ChanceAt<'_>,
     ) -> Result<bool, RunError> {
-        if !self.keep_picks(|| path.last().map_or(0, |&(site, _)| site), path.len()) {
+        if !self.keep_picks(|| last_site(path), path.len()) {
             return Ok(true);
         }
         // Keep the run itself, to go on from the stop without a replay: it

@@ -639,6 +639,64 @@ pub fn transfer_first<const W: usize>(seq: usize, to: Dest<W>, at: Span, span: S
     })
 }
 
+/// [`transfer_first`] to a counted zone named in the rule whose player is
+/// a constant, `me` or a word local (`move first(deck) from deck to
+/// hand(p)`): the same checks, failures and errors in the same order, the
+/// destination's counter found directly instead of through [`Dest`] and
+/// [`zone_add`]'s test of the zone's kind. `None` for another player
+/// operand.
+pub fn transfer_first_counted<const W: usize>(
+    seq: usize,
+    (z, who): (u16, &Arg<W>),
+    at: Span,
+    span: Span,
+) -> Option<StmtFn<W>> {
+    fn made<const W: usize, P: Plain>(
+        seq: usize,
+        z: u16,
+        who: P,
+        at: Span,
+        span: Span,
+    ) -> StmtFn<W> {
+        Box::new(move |cx| {
+            // The player cannot raise an error, so reading it first changes
+            // nothing: the face-down test still comes before its own.
+            let p = who.read(cx) as u8;
+            let st = &mut *cx.st;
+            let Some(q) = st.seqs.get_mut(seq) else { return fail(cx, span) };
+            let k = match q.first() {
+                End::Known(k) => k,
+                End::Unknown => {
+                    cx.fr.fail(super::expr::face_down(), at);
+                    return Ctl::Error;
+                }
+                End::Empty => return fail(cx, span),
+            };
+            if p == NONE8 {
+                return fail(cx, span);
+            }
+            // The first piece is the first of its kind.
+            let i = cx.t.counter(z, p, k);
+            if i >= st.data.len() || !q.take(k, 1) {
+                return fail(cx, span);
+            }
+            let held = st.data[i];
+            if held == u16::MAX {
+                cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+                return Ctl::Error;
+            }
+            st.data[i] = held + 1;
+            Ctl::Next
+        })
+    }
+    match *who {
+        Arg::Const(k) => Some(made(seq, z, PConst(k), at, span)),
+        Arg::Me => Some(made(seq, z, PMe, at, span)),
+        Arg::Slot(i) => Some(made(seq, z, PSlot(i), at, span)),
+        Arg::Fn(_) => None,
+    }
+}
+
 /// A word operand of an effect, read in place when it is a constant,
 /// `me` or a word local.
 pub enum Arg<const W: usize> {

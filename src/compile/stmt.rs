@@ -451,22 +451,16 @@ impl<const W: usize> Compiler<'_, W> {
                 effect::if_(c, a, b, super::opt::never_errs(cond))
             }
             StmtKind::Block(binds, body) => {
-                let mut all: Vec<StmtFn<W>> = binds
+                // The parameters bound as `let`s are, in order, then the
+                // body: a word argument stored by its own closure (a leaf
+                // one computed in the next statement's, pass 26), not
+                // through a `Store` and a closure around it.
+                let stmts: Vec<Stmt> = binds
                     .iter()
-                    .map(|(slot, e)| {
-                        let st = self.store(self.var(*slot), e);
-                        Box::new(move |cx: &mut Cx<'_, W>| {
-                            st(cx);
-                            if cx.fr.err.is_some() {
-                                Ctl::Error
-                            } else {
-                                Ctl::Next
-                            }
-                        }) as StmtFn<W>
-                    })
+                    .map(|(slot, e)| Stmt { kind: StmtKind::Let(*slot, e.clone()), span })
+                    .chain(body.iter().cloned())
                     .collect();
-                all.extend(self.stmt_fns(body));
-                effect::seq(all)
+                effect::seq(self.stmt_fns(&stmts))
             }
             StmtKind::Require(c, _) => effect::require(self.bool_(c), span),
             StmtKind::Assign(crate::ir::Target::Local(slot), e) => {
@@ -535,7 +529,17 @@ impl<const W: usize> Compiler<'_, W> {
                         // A zone named in the rule (counted or ordered): its
                         // id and player, without a closure for its word.
                         let to = match to {
-                            Expr::Zone(z, p) => effect::Dest::Named(*z, self.arg_of(p.as_deref())),
+                            Expr::Zone(z, p) => {
+                                let who = self.arg_of(p.as_deref());
+                                if self.counted_zone(to).is_some() {
+                                    let f =
+                                        effect::transfer_first_counted(seq, (*z, &who), *at, span);
+                                    if let Some(f) = f {
+                                        return f;
+                                    }
+                                }
+                                effect::Dest::Named(*z, who)
+                            }
                             _ => effect::Dest::Word(self.word(to)),
                         };
                         return effect::transfer_first(seq, to, *at, span);

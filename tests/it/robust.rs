@@ -788,6 +788,43 @@ fn a_zone_never_holds_more_than_65535_pieces() {
 }
 
 #[test]
+fn a_draw_into_a_full_zone_stops_with_an_error() {
+    // `move first(Z) from Z to Y` into a counted zone named in the rule,
+    // its player `me`, a local or a constant: the draw into 65534 pieces
+    // is a legal turn, into 65535 a rule error at the statement, as in the
+    // reference interpreter.
+    for draw in [
+        "move first(heap) from heap to pool(me)",
+        "let p = me\n move first(heap) from heap to pool(p)",
+        "move first(heap) from heap to pool(A)",
+    ] {
+        for (held, legal) in [(65534, true), (65535, false)] {
+            let text = format!(
+                "players A, B\nboard square 2 by 2\npiece Stone\n\
+                 zone pool per player\nzone heap shared ordered\n\
+                 setup {{\n add {held} Stone to pool(A)\n add 3 Stone to heap\n}}\n\
+                 turn {{\n choose c in cells where empty(c)\n place Stone at c\n {draw}\n}}\n"
+            );
+            let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+            let s = crate::start(&g);
+            let ours = s.legal_moves(&g);
+            let theirs = tabula::interp::reference::legal_moves(&g, &s);
+            if legal {
+                assert_eq!(ours.expect("legal").len(), 4, "{draw} into {held}");
+                assert_eq!(theirs.expect("legal").len(), 4, "{draw} into {held}");
+            } else {
+                let e = ours.expect_err("past the limit");
+                assert!(e.message.contains("more than 65535"), "{draw}: {}", e.message);
+                let line = draw.lines().last().unwrap_or_default().trim();
+                assert_eq!(pointed(&g, &e), line, "{draw}");
+                let r = theirs.expect_err("the reference stops too");
+                assert!(r.message.contains("more than 65535"), "{draw}: {}", r.message);
+            }
+        }
+    }
+}
+
+#[test]
 fn taking_or_moving_pieces_a_zone_lacks_fails_the_turn() {
     // With one piece in the heap, taking or moving two is not a legal
     // turn (the reference agrees); with two it is.

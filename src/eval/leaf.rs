@@ -172,9 +172,30 @@ pub(super) fn walkable<const W: usize>(
         return None;
     }
     let mut ask = Asking::new(p, plan, s, pieces)?;
-    for (arm, slot) in plan.arms.iter().zip(&mut out) {
+    // As in `count`: an arm that counts alike an earlier one has its
+    // options and the same zones' questions, whose answers held there;
+    // only its bounds are its own.
+    let mut held = [None::<u32>; ALIKE_ARMS];
+    for (i, (arm, slot)) in plan.arms.iter().zip(&mut out).enumerate() {
         let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
-        *slot = ask.options(arm, t)?;
+        let like = arm.like.and_then(|l| held.get(l as usize).copied().flatten());
+        *slot = match like {
+            Some(0) => 0,
+            Some(n) => {
+                ask.spend(u64::from(n))?;
+                if !super::search::sure_bound(p, t, ask.pieces(t.no_adds), n) {
+                    return None;
+                }
+                n
+            }
+            None => {
+                let n = ask.options(arm, t)?;
+                if let Some(h) = held.get_mut(i) {
+                    *h = Some(n);
+                }
+                n
+            }
+        };
     }
     out.iter().any(|&n| n > 0).then_some(out)
 }

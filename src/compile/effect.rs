@@ -838,6 +838,20 @@ pub fn for_players_transfer<const W: usize>(
                 }
                 let k = kind.read(cx);
                 let p = cx.fr.w[q] as u8;
+                if n.is_none() && k != i64::from(NONE16) && p != NONE8 {
+                    // All of a kind: none held moves nothing and cannot
+                    // fail, so the destination is not looked at.
+                    let i = cx.t.counter(z1, p, k as u16);
+                    let held = cx.st.data[i];
+                    if held != 0 {
+                        let j = cx.t.counter(z2, p, k as u16);
+                        match counted_move(cx, i, j, i64::from(held), inner) {
+                            Ctl::Next => {}
+                            other => return other,
+                        }
+                    }
+                    continue;
+                }
                 match counted_values(cx, k, (z1, p), (z2, p), n, inner) {
                     Ctl::Next => {}
                     other => return other,

@@ -763,27 +763,34 @@ fn a_zone_never_holds_more_than_65535_pieces() {
         ("zone pool per player ordered\nzone heap shared", "add N Stone to pool(me)"),
     ] {
         for (n, legal) in [(25535, true), (25536, false)] {
+            let rule = rule.replace('N', &n.to_string());
             let text = format!(
                 "players A, B\nboard square 2 by 2\npiece Stone\n{zones}\n\
                  setup {{\n add 40000 Stone to pool(A)\n add {n} Stone to heap\n}}\n\
-                 turn {{\n choose c in cells where empty(c)\n place Stone at c\n {}\n}}\n",
-                rule.replace('N', &n.to_string())
+                 turn {{\n choose c in cells where empty(c)\n place Stone at c\n {rule}\n}}\n"
             );
-            let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
-            let s = crate::start(&g);
-            let ours = s.legal_moves(&g);
-            let theirs = tabula::interp::reference::legal_moves(&g, &s);
-            if legal {
-                assert_eq!(ours.expect("legal").len(), 4, "{rule} with {n}");
-                assert_eq!(theirs.expect("legal").len(), 4, "{rule} with {n}");
-            } else {
-                let e = ours.expect_err("past the limit");
-                assert!(e.message.contains("more than 65535"), "{rule}: {}", e.message);
-                assert_eq!(pointed(&g, &e), rule.replace('N', &n.to_string()), "{rule}");
-                let r = theirs.expect_err("the reference stops too");
-                assert!(r.message.contains("more than 65535"), "{rule}: {}", r.message);
-            }
+            four_moves_or_overflow(&text, legal, &rule);
         }
+    }
+}
+
+/// The start of game `text` has four legal moves (`legal`), or listing
+/// them stops with the zone limit's error at statement `rule`; the
+/// reference interpreter agrees either way.
+fn four_moves_or_overflow(text: &str, legal: bool, rule: &str) {
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    let s = crate::start(&g);
+    let ours = s.legal_moves(&g);
+    let theirs = tabula::interp::reference::legal_moves(&g, &s);
+    if legal {
+        assert_eq!(ours.expect("legal").len(), 4, "{rule}");
+        assert_eq!(theirs.expect("legal").len(), 4, "{rule}");
+    } else {
+        let e = ours.expect_err("past the limit");
+        assert!(e.message.contains("more than 65535"), "{rule}: {}", e.message);
+        assert_eq!(pointed(&g, &e), rule, "{rule}");
+        let r = theirs.expect_err("the reference stops too");
+        assert!(r.message.contains("more than 65535"), "{rule}: {}", r.message);
     }
 }
 
@@ -805,21 +812,8 @@ fn a_draw_into_a_full_zone_stops_with_an_error() {
                  setup {{\n add {held} Stone to pool(A)\n add 3 Stone to heap\n}}\n\
                  turn {{\n choose c in cells where empty(c)\n place Stone at c\n {draw}\n}}\n"
             );
-            let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
-            let s = crate::start(&g);
-            let ours = s.legal_moves(&g);
-            let theirs = tabula::interp::reference::legal_moves(&g, &s);
-            if legal {
-                assert_eq!(ours.expect("legal").len(), 4, "{draw} into {held}");
-                assert_eq!(theirs.expect("legal").len(), 4, "{draw} into {held}");
-            } else {
-                let e = ours.expect_err("past the limit");
-                assert!(e.message.contains("more than 65535"), "{draw}: {}", e.message);
-                let line = draw.lines().last().unwrap_or_default().trim();
-                assert_eq!(pointed(&g, &e), line, "{draw}");
-                let r = theirs.expect_err("the reference stops too");
-                assert!(r.message.contains("more than 65535"), "{draw}: {}", r.message);
-            }
+            let line = draw.lines().last().unwrap_or_default().trim();
+            four_moves_or_overflow(&text, legal, line);
         }
     }
 }

@@ -643,7 +643,7 @@ pub fn transfer_first<const W: usize>(seq: usize, to: Dest<W>, at: Span, span: S
 /// a constant, `me` or a word local (`move first(deck) from deck to
 /// hand(p)`): the same checks, failures and errors in the same order, the
 /// destination's counter found directly instead of through [`Dest`] and
-/// [`zone_add`]'s test of the zone's kind. `None` for another player
+/// `zone_add`'s test of the zone's kind. `None` for another player
 /// operand.
 pub fn transfer_first_counted<const W: usize>(
     seq: usize,

@@ -728,8 +728,8 @@
 //!     the displays of the netted types: callgrind `perft 7` from the
 //!     stacked deal 223.2M → 217.9M), any card game that acts on the
 //!     cards of each hand matching what lies on the table.
-//! 42. **Rounds apart** (`StepSwitch::apart`, [`writes_only`],
-//!     [`steps_apart`]). After a round of pass 9 runs, its guard's set is
+//! 42. **Rounds apart** (`StepSwitch::apart`, `writes_only`,
+//!     `steps_apart`). After a round of pass 9 runs, its guard's set is
 //!     asked again, since the round may have changed a cell a later round
 //!     tests. It is not asked again after a pass 40 round whose guard
 //!     reads only the pieces on cells (`occupied(n)`, or pass 37's kinds

@@ -99,29 +99,29 @@ pub(super) fn count<const W: usize>(
     pieces: Option<u64>,
 ) -> Option<u64> {
     let mut ask = Asking::new(p, plan, s, pieces)?;
-    let mut held = [None::<u64>; ALIKE_ARMS];
+    // Each arm's count where listed (`u32::MAX`: not listed).
+    let mut held = [u32::MAX; ALIKE_ARMS];
     let mut total = 0;
     for (i, arm) in plan.arms.iter().enumerate() {
         let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
-        let like = arm.like.and_then(|l| held.get(l as usize).copied().flatten());
+        let like = arm.like.and_then(|l| held.get(l as usize).copied().filter(|&n| n != u32::MAX));
         let n = match like {
             // `Searcher::count_like`: as many as the earlier arm, the
             // listing's steps and the budget spent, this tail's bounds.
             Some(0) => 0,
             Some(n) => {
-                let steps = u32::try_from(n).ok()?;
-                ask.spend(n)?;
-                if !super::search::sure_bound(p, t, ask.pieces(t.no_adds), steps) {
+                ask.spend(u64::from(n))?;
+                if !super::search::sure_bound(p, t, ask.pieces(t.no_adds), n) {
                     return None;
                 }
-                n
+                u64::from(n)
             }
             // `Searcher::count_unlisted`: the kinds the zone holds; none
             // is no move.
             None => {
                 let n = ask.options(arm, t)?;
                 if let Some(h) = held.get_mut(i) {
-                    *h = Some(u64::from(n));
+                    *h = n;
                 }
                 u64::from(n)
             }
@@ -175,10 +175,10 @@ pub(super) fn walkable<const W: usize>(
     // As in `count`: an arm that counts alike an earlier one has its
     // options and the same zones' questions, whose answers held there;
     // only its bounds are its own.
-    let mut held = [None::<u32>; ALIKE_ARMS];
+    let mut held = [u32::MAX; ALIKE_ARMS];
     for (i, (arm, slot)) in plan.arms.iter().zip(&mut out).enumerate() {
         let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
-        let like = arm.like.and_then(|l| held.get(l as usize).copied().flatten());
+        let like = arm.like.and_then(|l| held.get(l as usize).copied().filter(|&n| n != u32::MAX));
         *slot = match like {
             Some(0) => 0,
             Some(n) => {
@@ -191,7 +191,7 @@ pub(super) fn walkable<const W: usize>(
             None => {
                 let n = ask.options(arm, t)?;
                 if let Some(h) = held.get_mut(i) {
-                    *h = Some(n);
+                    *h = n;
                 }
                 n
             }

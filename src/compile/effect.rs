@@ -497,7 +497,7 @@ fn zone_add<const W: usize>(cx: &mut Cx<'_, W>, z: u16, p: u8, k: u16, n: i64, s
         i64::from(cx.st.data[cx.t.counter(z, p, k)])
     };
     if held + n > i64::from(u16::MAX) {
-        cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+        zone_full(cx, span);
         return false;
     }
     if cx.t.zones[z as usize].1 {
@@ -680,13 +680,7 @@ pub fn transfer_first_counted<const W: usize>(
             if i >= st.data.len() || !q.take(k, 1) {
                 return fail(cx, span);
             }
-            let held = st.data[i];
-            if held == u16::MAX {
-                cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
-                return Ctl::Error;
-            }
-            st.data[i] = held + 1;
-            Ctl::Next
+            one_piece(cx, i, true, span)
         })
     }
     match *who {
@@ -958,7 +952,7 @@ fn counted_values<const W: usize>(
 fn counted_move<const W: usize>(cx: &mut Cx<'_, W>, i: usize, j: usize, n: i64, span: Span) -> Ctl {
     cx.st.data[i] -= n as u16;
     if i64::from(cx.st.data[j]) + n > i64::from(u16::MAX) {
-        cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+        zone_full(cx, span);
         return Ctl::Error;
     }
     cx.st.data[j] += n as u16;
@@ -1026,7 +1020,7 @@ pub fn zone_counted<const W: usize>(
         let held = i64::from(cx.st.data[i]);
         if add {
             if held + n > i64::from(u16::MAX) {
-                cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+                zone_full(cx, span);
                 return Ctl::Error;
             }
             cx.st.data[i] += n as u16;
@@ -1057,6 +1051,12 @@ pub fn zone_piece<const W: usize>(z: u16, cell: usize, add: bool, span: Span) ->
     })
 }
 
+/// Records the error of a zone that would pass 65535 pieces.
+#[cold]
+fn zone_full<const W: usize>(cx: &mut Cx<'_, W>, span: Span) {
+    cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+}
+
 /// One piece added to (`add`) or taken from zone counter `i`: an error
 /// past 65535 pieces, a failure when there is none to take.
 #[inline(always)]
@@ -1064,7 +1064,7 @@ fn one_piece<const W: usize>(cx: &mut Cx<'_, W>, i: usize, add: bool, span: Span
     let held = cx.st.data[i];
     if add {
         if held == u16::MAX {
-            cx.fr.fail("a zone would hold more than 65535 pieces".into(), span);
+            zone_full(cx, span);
             return Ctl::Error;
         }
         cx.st.data[i] = held + 1;

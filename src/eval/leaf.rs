@@ -84,6 +84,38 @@ impl<const W: usize> Asking<'_, W> {
         }
         Some(n)
     }
+
+    /// Arm `i`'s options as the search counts them: for an arm that
+    /// counts alike an earlier one (`Searcher::count_like`), as many as
+    /// that arm, the budget spent and only this tail's bounds asked (its
+    /// zones' questions are the earlier arm's, whose answers held); else
+    /// (`Searcher::count_unlisted`) [`Asking::options`], recorded in
+    /// `held` (`u32::MAX`: not listed) for the arms alike it.
+    #[inline(always)]
+    fn arm(
+        &mut self,
+        (i, arm): (usize, &crate::compile::LeafArm),
+        held: &mut [u32; ALIKE_ARMS],
+    ) -> Option<u32> {
+        let p = self.p;
+        let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
+        let like = arm.like.and_then(|l| held.get(l as usize).copied().filter(|&n| n != u32::MAX));
+        match like {
+            Some(0) => Some(0),
+            Some(n) => {
+                self.spend(u64::from(n))?;
+                let pieces = self.pieces(t.no_adds);
+                super::search::sure_bound(p, t, pieces, n).then_some(n)
+            }
+            None => {
+                let n = self.options(arm, t)?;
+                if let Some(h) = held.get_mut(i) {
+                    *h = n;
+                }
+                Some(n)
+            }
+        }
+    }
 }
 
 /// The moves of position `s` (a position at the start of a turn, not
@@ -99,34 +131,10 @@ pub(super) fn count<const W: usize>(
     pieces: Option<u64>,
 ) -> Option<u64> {
     let mut ask = Asking::new(p, plan, s, pieces)?;
-    // Each arm's count where listed (`u32::MAX`: not listed).
     let mut held = [u32::MAX; ALIKE_ARMS];
     let mut total = 0;
-    for (i, arm) in plan.arms.iter().enumerate() {
-        let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
-        let like = arm.like.and_then(|l| held.get(l as usize).copied().filter(|&n| n != u32::MAX));
-        let n = match like {
-            // `Searcher::count_like`: as many as the earlier arm, the
-            // listing's steps and the budget spent, this tail's bounds.
-            Some(0) => 0,
-            Some(n) => {
-                ask.spend(u64::from(n))?;
-                if !super::search::sure_bound(p, t, ask.pieces(t.no_adds), n) {
-                    return None;
-                }
-                u64::from(n)
-            }
-            // `Searcher::count_unlisted`: the kinds the zone holds; none
-            // is no move.
-            None => {
-                let n = ask.options(arm, t)?;
-                if let Some(h) = held.get_mut(i) {
-                    *h = n;
-                }
-                u64::from(n)
-            }
-        };
-        total += n;
+    for arm in plan.arms.iter().enumerate() {
+        total += u64::from(ask.arm(arm, &mut held)?);
     }
     (total > 0).then_some(total)
 }
@@ -172,30 +180,9 @@ pub(super) fn walkable<const W: usize>(
         return None;
     }
     let mut ask = Asking::new(p, plan, s, pieces)?;
-    // As in `count`: an arm that counts alike an earlier one has its
-    // options and the same zones' questions, whose answers held there;
-    // only its bounds are its own.
     let mut held = [u32::MAX; ALIKE_ARMS];
-    for (i, (arm, slot)) in plan.arms.iter().zip(&mut out).enumerate() {
-        let t = p.sure_tails.get(arm.site as usize)?.as_ref()?;
-        let like = arm.like.and_then(|l| held.get(l as usize).copied().filter(|&n| n != u32::MAX));
-        *slot = match like {
-            Some(0) => 0,
-            Some(n) => {
-                ask.spend(u64::from(n))?;
-                if !super::search::sure_bound(p, t, ask.pieces(t.no_adds), n) {
-                    return None;
-                }
-                n
-            }
-            None => {
-                let n = ask.options(arm, t)?;
-                if let Some(h) = held.get_mut(i) {
-                    *h = n;
-                }
-                n
-            }
-        };
+    for (arm, slot) in plan.arms.iter().enumerate().zip(&mut out) {
+        *slot = ask.arm(arm, &mut held)?;
     }
     out.iter().any(|&n| n > 0).then_some(out)
 }

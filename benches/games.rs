@@ -4,14 +4,18 @@
 //! native / interpreter, in one table. Both sides run the same number of
 //! playouts (uniformly random complete moves, capped at 1000 plies) and
 //! the same perft depth from the same position (a perft that finishes
-//! quickly is repeated and the rate averaged). Each game is measured in
-//! three rounds, the interpreter and the native engine in turn; the rates
-//! printed are the medians of the rounds, and each ratio is the median of
-//! the rounds' ratios, so a drift of the machine's speed between rounds
-//! does not move it. Perft counts are asserted (against `tests/perft/`,
-//! and the natives against the interpreter), so a fast but wrong
-//! generator fails here too. `cargo bench -- boop bug_off` measures only
-//! the games whose file names contain one of the words.
+//! quickly is repeated and the rate averaged).
+//!
+//! The machine's speed drifts, by up to 2× and for seconds at a time, so
+//! the two engines are measured in short turns: `PAIRS` pairs of a batch
+//! of playouts each, then `PAIRS` pairs of perfts, the interpreter first
+//! in even pairs and the native engine first in odd ones. Each ratio is
+//! the median of its pairs' ratios (the two halves of a pair are a few
+//! milliseconds apart, so a drift moves both alike); each rate printed is
+//! the median of its measurements. Perft counts are asserted (against
+//! `tests/perft/`, and the natives against the interpreter), so a fast but
+//! wrong generator fails here too. `cargo bench -- boop bug_off` measures
+//! only the games whose file names contain one of the words.
 
 mod native;
 
@@ -22,10 +26,10 @@ use tabula::{perft, playout, playout_listed, Game, Source, State};
 /// Playout length cap, for both sides.
 const MAX_PLIES: u32 = 1000;
 /// A perft is repeated until it has run this long.
-const MIN_PERFT_SECS: f64 = 0.2;
-/// Rounds of measurement per game, the interpreter and the native engine
-/// in turn; the figures printed are the medians.
-const ROUNDS: u32 = 3;
+const MIN_PERFT_SECS: f64 = 0.05;
+/// Measurements of each kind per game and engine (pairs, where there is
+/// a native engine); the figures printed are the medians.
+const PAIRS: usize = 9;
 
 fn load(name: &str) -> Game {
     let path = format!("{}/games/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -33,95 +37,126 @@ fn load(name: &str) -> Game {
     Game::load(&Source::new(path, text), &[]).expect("valid game")
 }
 
-/// Speeds measured for one engine.
-struct Speed {
-    playouts_per_s: f64,
-    moves_per_s: f64,
-    nodes: u64,
-    nodes_per_s: f64,
+/// One engine of a game: a random playout (returning its plies) and the
+/// perft (returning its count), each run as often as asked.
+struct Engine<'a> {
+    playout: Box<dyn FnMut() -> u32 + 'a>,
+    perft: Box<dyn FnMut() -> u64 + 'a>,
 }
 
-/// Times `n` playouts (each returns its plies) and the perft, the perft
-/// repeated until it has run for `MIN_PERFT_SECS` (a fast engine's short
-/// perft is otherwise too quick to time).
-fn measure(n: u32, mut one_playout: impl FnMut() -> u32, mut perft: impl FnMut() -> u64) -> Speed {
+/// `n` playouts, timed: playouts and moves per second.
+fn time_playouts(e: &mut Engine<'_>, n: u32) -> (f64, f64) {
     let t = Instant::now();
     let mut moves = 0u64;
     for _ in 0..n {
-        moves += u64::from(one_playout());
+        moves += u64::from((e.playout)());
     }
     let secs = t.elapsed().as_secs_f64();
+    (f64::from(n) / secs, moves as f64 / secs)
+}
+
+/// The perft, repeated until it has run for `MIN_PERFT_SECS` (a fast
+/// engine's short perft is otherwise too quick to time): its count and
+/// nodes per second.
+fn time_perft(e: &mut Engine<'_>) -> (u64, f64) {
     let t = Instant::now();
-    let (nodes, mut runs) = (perft(), 1u32);
+    let (nodes, mut runs) = ((e.perft)(), 1u32);
     while t.elapsed().as_secs_f64() < MIN_PERFT_SECS {
-        assert_eq!(perft(), nodes, "perft is deterministic");
+        assert_eq!((e.perft)(), nodes, "perft is deterministic");
         runs += 1;
     }
-    let psecs = t.elapsed().as_secs_f64();
-    Speed {
-        playouts_per_s: f64::from(n) / secs,
-        moves_per_s: moves as f64 / secs,
-        nodes,
-        nodes_per_s: f64::from(runs) * nodes as f64 / psecs,
+    (nodes, f64::from(runs) * nodes as f64 / t.elapsed().as_secs_f64())
+}
+
+/// Runs `f` on both engines (the native one, when there is one, first
+/// where `native_first`): the interpreter's result and the native's.
+fn both<T>(
+    interp: &mut Engine<'_>,
+    native: Option<&mut Engine<'_>>,
+    native_first: bool,
+    mut f: impl FnMut(&mut Engine<'_>) -> T,
+) -> (T, Option<T>) {
+    match native {
+        Some(nat) if native_first => {
+            let b = f(nat);
+            (f(interp), Some(b))
+        }
+        Some(nat) => {
+            let a = f(interp);
+            (a, Some(f(nat)))
+        }
+        None => (f(interp), None),
     }
 }
 
-/// The native engine's speeds for a game, from the interpreter's starting
-/// position `start` (Bug Off!: its deal, for perft; playouts deal afresh).
-fn native_speed(name: &str, start: &State, g: &Game, n: u32, depth: u32) -> Option<Speed> {
+/// The native engine of a game, from the interpreter's starting position
+/// `start` (Bug Off!: its deal, for perft; playouts deal afresh).
+fn native_engine<'a>(name: &str, start: &State, g: &Game, depth: u32) -> Option<Engine<'a>> {
     let mut rng = native::Rng::new(1);
     Some(match name {
         "boop.game" => {
-            let e = native::boop::Game::new();
-            let s = e.initial();
-            measure(n, || e.playout(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
+            let e = std::rc::Rc::new(native::boop::Game::new());
+            let (s, s2, e2) = (e.initial(), e.initial(), e.clone());
+            Engine {
+                playout: Box::new(move || e.playout(&s, &mut rng, MAX_PLIES).0),
+                perft: Box::new(move || e2.perft(&s2, depth)),
+            }
         }
         "bug.game" => {
-            let e = native::bug::Game::new(3);
-            let s = e.initial();
-            measure(n, || e.playout(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
+            let e = std::rc::Rc::new(native::bug::Game::new(3));
+            let (s, s2, e2) = (e.initial(), e.initial(), e.clone());
+            Engine {
+                playout: Box::new(move || e.playout(&s, &mut rng, MAX_PLIES).0),
+                perft: Box::new(move || e2.perft(&s2, depth)),
+            }
         }
         "snekagon.game" => {
             // Both draw their moves (tabula: pass 15); the listing figures
             // are the `(listed)` row.
-            let e = native::snekagon::Game::new(6);
-            let s = e.initial();
-            measure(n, || e.playout_drawn(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
+            let e = std::rc::Rc::new(native::snekagon::Game::new(6));
+            let (s, s2, e2) = (e.initial(), e.initial(), e.clone());
+            Engine {
+                playout: Box::new(move || e.playout_drawn(&s, &mut rng, MAX_PLIES).0),
+                perft: Box::new(move || e2.perft(&s2, depth)),
+            }
         }
         "snekagon.game listed" => {
-            let e = native::snekagon::Game::new(6);
-            let s = e.initial();
-            measure(n, || e.playout(&s, &mut rng, MAX_PLIES).0, || e.perft(&s, depth))
+            let e = std::rc::Rc::new(native::snekagon::Game::new(6));
+            let (s, s2, e2) = (e.initial(), e.initial(), e.clone());
+            Engine {
+                playout: Box::new(move || e.playout(&s, &mut rng, MAX_PLIES).0),
+                perft: Box::new(move || e2.perft(&s2, depth)),
+            }
         }
         "bug_off.game" => {
-            let e = native::bug_off::Game::new(2, 10);
+            let e = std::rc::Rc::new(native::bug_off::Game::new(2, 10));
             let deal = e.position(&start.to_text(g)).expect("the interpreter's deal");
-            measure(
-                n,
-                || {
+            let e2 = e.clone();
+            Engine {
+                playout: Box::new(move || {
                     let s = e.deal(rng.next_u64());
                     e.playout(&s, &mut rng, MAX_PLIES).0
-                },
-                || e.perft(&deal, depth),
-            )
+                }),
+                perft: Box::new(move || e2.perft(&deal, depth)),
+            }
         }
         _ => return None,
     })
 }
 
 fn main() {
-    // game, playouts, perft depth, perft nodes (`None`: whatever the native
-    // engine counts from the same deal).
+    // game, playouts per batch, perft depth, perft nodes (`None`: whatever
+    // the native engine counts from the same deal).
     let cases: &[(&str, u32, u32, Option<u64>)] = &[
-        ("boop.game", 200, 4, Some(1_421_952)),
-        ("bug.game", 500, 3, Some(13_002)),
-        ("tictactoe.game", 5000, 9, Some(127_872)),
-        ("connect4.game", 1000, 6, Some(117_649)),
-        ("hex.game", 100, 2, Some(14_520)),
-        ("snekagon.game", 200, 2, Some(194_388)),
-        ("snekagon.game listed", 20, 2, Some(194_388)),
-        ("bug_off.game", 1000, 7, None),
-        ("breakthrough.game", 200, 4, Some(256_036)),
+        ("boop.game", 70, 4, Some(1_421_952)),
+        ("bug.game", 170, 3, Some(13_002)),
+        ("tictactoe.game", 1700, 9, Some(127_872)),
+        ("connect4.game", 340, 6, Some(117_649)),
+        ("hex.game", 35, 2, Some(14_520)),
+        ("snekagon.game", 70, 2, Some(194_388)),
+        ("snekagon.game listed", 7, 2, Some(194_388)),
+        ("bug_off.game", 340, 7, None),
+        ("breakthrough.game", 70, 4, Some(256_036)),
     ];
     println!(
         "game, playouts/s, moves/s, playouts, perft depth, perft nodes/s, \
@@ -148,63 +183,66 @@ fn main() {
         // Each playout deals afresh when the setup has chance events (as
         // `tabula playout` does); otherwise the start is the same for all.
         let dealt = (!g.setup_has_chance()).then(|| State::initial(&g).expect("setup"));
-        // The interpreter and the native engine in turn, ROUNDS times: the
-        // machine's speed drifts, so each ratio is taken within a round and
-        // the median of the rounds is printed (the rates too).
-        let mut interps = Vec::new();
-        let mut natives = Vec::new();
-        for round in 0..ROUNDS {
-            let mut rng = Rng::new(1 + u64::from(round));
-            let interp = measure(
-                n,
-                || {
-                    let deal = rng.next_u64();
-                    let dealt_now;
-                    let s = match &dealt {
-                        Some(s) => s,
-                        None => {
-                            dealt_now = State::initial_seeded(&g, deal).expect("setup");
-                            &dealt_now
-                        }
-                    };
-                    if listed {
-                        playout_listed(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
-                    } else {
-                        playout(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
+        let mut rng = Rng::new(1);
+        let mut interp = Engine {
+            playout: Box::new(|| {
+                let deal = rng.next_u64();
+                let dealt_now;
+                let s = match &dealt {
+                    Some(s) => s,
+                    None => {
+                        dealt_now = State::initial_seeded(&g, deal).expect("setup");
+                        &dealt_now
                     }
-                },
-                || perft(&g, &s, depth).expect("perft"),
-            );
-            if let Some(nodes) = nodes {
-                assert_eq!(interp.nodes, nodes, "{name}: perft({depth})");
-            }
-            if let Some(nat) = native_speed(case, &s, &g, n, depth) {
-                assert_eq!(nat.nodes, interp.nodes, "{name}: native perft({depth})");
-                natives.push(nat);
-            }
-            interps.push(interp);
+                };
+                if listed {
+                    playout_listed(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
+                } else {
+                    playout(&g, s, &mut rng, MAX_PLIES).expect("playout").plies
+                }
+            }),
+            perft: Box::new(|| perft(&g, &s, depth).expect("perft")),
+        };
+        let mut native = native_engine(case, &s, &g, depth);
+        // Pairs of playouts, then pairs of perfts (see the notes at the top).
+        let (mut plays, mut nat_plays) = (Vec::new(), Vec::new());
+        for i in 0..PAIRS {
+            let (a, b) = both(&mut interp, native.as_mut(), i % 2 == 1, |e| time_playouts(e, n));
+            plays.push(a);
+            nat_plays.extend(b);
         }
-        let interp = Medians::of(&interps);
+        let (mut perfts, mut nat_perfts) = (Vec::new(), Vec::new());
+        for i in 0..PAIRS {
+            let (a, b) = both(&mut interp, native.as_mut(), i % 2 == 1, time_perft);
+            if let Some(nodes) = nodes {
+                assert_eq!(a.0, nodes, "{name}: perft({depth})");
+            }
+            if let Some(b) = b {
+                assert_eq!(b.0, a.0, "{name}: native perft({depth})");
+                nat_perfts.push(b.1);
+            }
+            perfts.push(a.1);
+        }
         let mut line = format!(
             "{}{}, {:.1}, {:.0}, {n}, {depth}, {:.0}",
             g.name,
             if listed { " (listed)" } else { "" },
-            interp.playouts_per_s,
-            interp.moves_per_s,
-            interp.nodes_per_s
+            median(plays.iter().map(|x| x.0).collect()),
+            median(plays.iter().map(|x| x.1).collect()),
+            median(perfts.clone())
         );
-        if natives.len() == interps.len() {
-            let nat = Medians::of(&natives);
-            let ratio = |f: fn(&Speed) -> f64| {
-                median(natives.iter().zip(&interps).map(|(a, b)| f(a) / f(b)).collect())
-            };
+        if native.is_some() {
+            let ratio =
+                |a: &[f64], b: &[f64]| median(a.iter().zip(b).map(|(x, y)| x / y).collect());
+            let nat_rates: Vec<f64> = nat_plays.iter().map(|x| x.0).collect();
+            let rates: Vec<f64> = plays.iter().map(|x| x.0).collect();
             line.push_str(&format!(
                 ", {:.1}, {:.0}, {:.0}, {:.1}, {:.1}",
-                nat.playouts_per_s,
-                nat.moves_per_s,
-                nat.nodes_per_s,
-                ratio(|x| x.playouts_per_s),
-                ratio(|x| x.nodes_per_s)
+                median(nat_rates.clone()),
+                median(nat_plays.iter().map(|x| x.1).collect()),
+                median(nat_perfts.clone()),
+                ratio(&nat_rates, &rates),
+                ratio(&nat_perfts, &perfts)
             ));
         } else {
             line.push_str(", -, -, -, -, -");
@@ -217,22 +255,4 @@ fn main() {
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN)
-}
-
-/// The median of each rate over several measurements.
-struct Medians {
-    playouts_per_s: f64,
-    moves_per_s: f64,
-    nodes_per_s: f64,
-}
-
-impl Medians {
-    fn of(runs: &[Speed]) -> Medians {
-        let m = |f: fn(&Speed) -> f64| median(runs.iter().map(f).collect());
-        Medians {
-            playouts_per_s: m(|x| x.playouts_per_s),
-            moves_per_s: m(|x| x.moves_per_s),
-            nodes_per_s: m(|x| x.nodes_per_s),
-        }
-    }
 }

@@ -10,9 +10,12 @@
 //! the two engines are measured in short turns: `PAIRS` pairs of a batch
 //! of playouts each, then `PAIRS` pairs of perfts, the interpreter first
 //! in even pairs and the native engine first in odd ones. Each ratio is
-//! the median of its pairs' ratios (the two halves of a pair are a few
+//! the median of its pairs' ratios (the two halves of a pair are tens of
 //! milliseconds apart, so a drift moves both alike); each rate printed is
-//! the median of its measurements. Perft counts are asserted (against
+//! the median of its measurements. Within one process the pairs agree
+//! closely, but the machine also has slower phases that last from one
+//! process to the next and do not slow both engines alike (see "How to
+//! measure" in `docs/performance.md`): compare several runs. Perft counts are asserted (against
 //! `tests/perft/`, and the natives against the interpreter), so a fast but
 //! wrong generator fails here too. `cargo bench -- boop bug_off` measures
 //! only the games whose file names contain one of the words.

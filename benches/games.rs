@@ -15,10 +15,12 @@
 //! the median of its measurements. Within one process the pairs agree
 //! closely, but the machine also has slower phases that last from one
 //! process to the next and do not slow both engines alike (see "How to
-//! measure" in `docs/performance.md`): compare several runs. Perft counts are asserted (against
-//! `tests/perft/`, and the natives against the interpreter), so a fast but
-//! wrong generator fails here too. `cargo bench -- boop bug_off` measures
-//! only the games whose file names contain one of the words.
+//! measure" in `docs/performance.md`): compare several runs.
+//!
+//! Perft counts are asserted (against `tests/perft/`, and the natives
+//! against the interpreter), so a fast but wrong generator fails here too.
+//! `cargo bench -- boop bug_off` measures only the games whose file names
+//! contain one of the words.
 
 mod native;
 
@@ -95,56 +97,60 @@ fn both<T>(
 /// The native engine of a game, from the interpreter's starting position
 /// `start` (Bug Off!: its deal, for perft; playouts deal afresh).
 fn native_engine<'a>(name: &str, start: &State, g: &Game, depth: u32) -> Option<Engine<'a>> {
-    let mut rng = native::Rng::new(1);
+    use native::{boop, bug, bug_off, snekagon};
     Some(match name {
         "boop.game" => {
-            let e = std::rc::Rc::new(native::boop::Game::new());
-            let (s, s2, e2) = (e.initial(), e.initial(), e.clone());
-            Engine {
-                playout: Box::new(move || e.playout(&s, &mut rng, MAX_PLIES).0),
-                perft: Box::new(move || e2.perft(&s2, depth)),
-            }
+            let e = boop::Game::new();
+            let s = e.initial();
+            native_of(e, s, depth, |e, s, r| e.playout(s, r, MAX_PLIES).0, boop::Game::perft)
         }
         "bug.game" => {
-            let e = std::rc::Rc::new(native::bug::Game::new(3));
-            let (s, s2, e2) = (e.initial(), e.initial(), e.clone());
-            Engine {
-                playout: Box::new(move || e.playout(&s, &mut rng, MAX_PLIES).0),
-                perft: Box::new(move || e2.perft(&s2, depth)),
-            }
+            let e = bug::Game::new(3);
+            let s = e.initial();
+            native_of(e, s, depth, |e, s, r| e.playout(s, r, MAX_PLIES).0, bug::Game::perft)
         }
+        // Both draw their moves (tabula: pass 15); the listing figures are
+        // the `(listed)` row.
         "snekagon.game" => {
-            // Both draw their moves (tabula: pass 15); the listing figures
-            // are the `(listed)` row.
-            let e = std::rc::Rc::new(native::snekagon::Game::new(6));
-            let (s, s2, e2) = (e.initial(), e.initial(), e.clone());
-            Engine {
-                playout: Box::new(move || e.playout_drawn(&s, &mut rng, MAX_PLIES).0),
-                perft: Box::new(move || e2.perft(&s2, depth)),
-            }
+            let e = snekagon::Game::new(6);
+            let s = e.initial();
+            let play = |e: &snekagon::Game, s: &_, r: &mut _| e.playout_drawn(s, r, MAX_PLIES).0;
+            native_of(e, s, depth, play, snekagon::Game::perft)
         }
         "snekagon.game listed" => {
-            let e = std::rc::Rc::new(native::snekagon::Game::new(6));
-            let (s, s2, e2) = (e.initial(), e.initial(), e.clone());
-            Engine {
-                playout: Box::new(move || e.playout(&s, &mut rng, MAX_PLIES).0),
-                perft: Box::new(move || e2.perft(&s2, depth)),
-            }
+            let e = snekagon::Game::new(6);
+            let s = e.initial();
+            native_of(e, s, depth, |e, s, r| e.playout(s, r, MAX_PLIES).0, snekagon::Game::perft)
         }
         "bug_off.game" => {
-            let e = std::rc::Rc::new(native::bug_off::Game::new(2, 10));
+            let e = bug_off::Game::new(2, 10);
             let deal = e.position(&start.to_text(g)).expect("the interpreter's deal");
-            let e2 = e.clone();
-            Engine {
-                playout: Box::new(move || {
-                    let s = e.deal(rng.next_u64());
-                    e.playout(&s, &mut rng, MAX_PLIES).0
-                }),
-                perft: Box::new(move || e2.perft(&deal, depth)),
-            }
+            let play = |e: &bug_off::Game, _: &_, r: &mut native::Rng| {
+                let s = e.deal(r.next_u64());
+                e.playout(&s, r, MAX_PLIES).0
+            };
+            native_of(e, deal, depth, play, bug_off::Game::perft)
         }
         _ => return None,
     })
+}
+
+/// A native engine `e` as an [`Engine`]: its playouts by `play` (from `s`
+/// or dealing afresh), its perft of `depth` from `s`.
+fn native_of<'a, G: 'a, S: 'a>(
+    e: G,
+    s: S,
+    depth: u32,
+    play: impl Fn(&G, &S, &mut native::Rng) -> u32 + 'a,
+    perft: impl Fn(&G, &S, u32) -> u64 + 'a,
+) -> Engine<'a> {
+    let game = std::rc::Rc::new((e, s));
+    let other = std::rc::Rc::clone(&game);
+    let mut rng = native::Rng::new(1);
+    Engine {
+        playout: Box::new(move || play(&game.0, &game.1, &mut rng)),
+        perft: Box::new(move || perft(&other.0, &other.1, depth)),
+    }
 }
 
 fn main() {

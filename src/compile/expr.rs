@@ -2212,6 +2212,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
         let shared = shared.map(usize::from);
         let memo = self.collect_memo(slot, domain, filter, body);
+        let bound = self.touch_bound(slot, domain, filter);
         let walk: S<W> = Box::new(move |cx| {
             let dv = d(cx);
             forget(cx, &flags);
@@ -2233,6 +2234,13 @@ impl<'g, const W: usize> Compiler<'g, W> {
             });
             acc
         });
+        // Pass 43: no element can pass when the bound says so.
+        let walk = match bound {
+            Some(may) => {
+                Box::new(move |cx: &mut Cx<'_, W>| if may(cx) { walk(cx) } else { Set::EMPTY })
+            }
+            None => walk,
+        };
         match memo {
             Some(m) => m.wrap(walk),
             None => walk,

@@ -637,6 +637,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("transfers".into(), crate::game_text(transfers).expect("transfers game")));
     out.push(("drawn".into(), crate::game_text(DRAWN).expect("drawn game")));
     out.push(("touch".into(), crate::game_text(TOUCH).expect("touch game")));
+    out.push(("bounded".into(), crate::game_text(BOUNDED).expect("bounded game")));
     out.push(("around".into(), crate::game_text(AROUND).expect("around game")));
     out.push(("through".into(), crate::game_text(THROUGH).expect("through game")));
     out.push(("snakes".into(), crate::game_text(SNAKES).expect("snakes game")));
@@ -729,6 +730,28 @@ pub const TOUCH: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
       }\n\
       if size(collect b in groups(me) where size(b) >= 3 and touches(b, pieces(opponent)): b) == 0\n\
          and size(pieces(me)) >= 7 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// Collections over groups whose filter holds only when the element
+/// touches a group of another player (pass 43, the touch bound: the walk
+/// is left out when no pieces of the two players touch), in the forms the
+/// pass takes — `size(...) > 0`, `1 <= size(...)` and `0 != size(...)`
+/// of a collection inside `def`s, an `any` whose body asks `touches` —
+/// over the mover's, the opponent's and a fixed player's groups, on a
+/// board of four neighbours. What they collect is removed or wins, so a
+/// walk left out where it would have found something changes the moves.
+pub const BOUNDED: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
+    def foes(a) = collect b in groups(opponent) where touches(a, b) and size(b) <= size(a): b\n\
+    def big(a) = any b in groups(opponent) where size(b) >= 2: touches(b, a)\n\
+    turn {\n\
+      choose c in cells where empty(c)\n\
+      place Stone at c\n\
+      let eat = collect a in groups(me) where size(foes(a)) > 0: foes(a)\n\
+      for y in eat { remove y }\n\
+      if size(collect a in groups(me) where 1 <= size(foes(a)) or big(a): a) >= 5 { win me }\n\
+      if size(collect a in groups(opponent) where 0 != size(collect b in groups(A) where touches(b, a): b): a) >= 6 { lose me }\n\
+      if size(pieces(me)) >= 8 { win me }\n\
     }\n\
     on no moves { pass }";
 
@@ -1568,6 +1591,54 @@ fn playouts_from_stacked_decks_take_the_reference_course() {
             assert_eq!(p.plies, plies, "{ctx}: length");
             assert_eq!(p.last, s, "{ctx}: final position");
         }
+    }
+}
+
+#[test]
+fn a_collection_over_groups_is_skipped_only_when_its_filter_needs_a_touch() {
+    // Pass 43 fires on Bug's candidates (the crosscheck above keeps Bug's
+    // moves and positions equal to the reference's, and BOUNDED's), and
+    // on each form BOUNDED writes; not where the filter can hold without
+    // the element touching a group of the other player.
+    let fired =
+        |g: &Game| g.program().notes().iter().filter(|n| n.starts_with("touch bound")).count();
+    assert!(
+        fired(&crate::game("bug.game")) > 0,
+        "{:#?}",
+        crate::game("bug.game").program().notes()
+    );
+    // `eat`'s `> 0`, `0 != size` over a fixed player's groups; the `or` of
+    // the win test is not a bound.
+    assert_eq!(fired(&crate::game_text(BOUNDED).expect("bounded game")), 2);
+    let game = |filter: &str| {
+        let text = format!(
+            "players A, B\nboard square 4 by 4\npiece Stone\n\
+             def foes(a) = collect b in groups(opponent) where touches(a, b): b\n\
+             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+               if size(collect a in groups(me) where ({filter}): a) > 2 {{ win me }}\n}}\n\
+             on no moves {{ pass }}\n"
+        );
+        fired(&crate::game_text(&text).unwrap_or_else(|e| panic!("{filter}: {e}")))
+    };
+    for filter in [
+        "size(foes(a)) > 0",
+        "size(foes(a)) >= 1 and size(a) > 1",
+        "size(a) > 1 and 0 < size(foes(a))",
+        "any b in groups(opponent): touches(a, b)",
+        "any b in groups(B) where touches(b, a)",
+    ] {
+        assert_eq!(game(filter), 1, "not bounded: {filter}");
+    }
+    for filter in [
+        "size(foes(a)) >= 0",
+        "size(foes(a)) == 0",
+        "size(foes(a)) > 0 or size(a) > 1",
+        "not (size(foes(a)) > 0)",
+        "any b in groups(opponent): touches(pieces(me), b)",
+        "any b in groups(opponent): size(b) > size(a)",
+        "all b in groups(opponent): touches(a, b)",
+    ] {
+        assert_eq!(game(filter), 0, "bounded: {filter}");
     }
 }
 

@@ -125,7 +125,7 @@ pub fn bits_at<const W: usize>(st: &State, i: usize) -> Set<W> {
 /// The seat after the mover's (`opponent`, `next(me)`): the mover is
 /// always a seat, so no division is needed.
 #[inline(always)]
-fn next_seat<const W: usize>(cx: &Cx<'_, W>) -> usize {
+pub fn next_seat<const W: usize>(cx: &Cx<'_, W>) -> usize {
     let n = usize::from(cx.st.current) + 1;
     if n >= cx.t.players {
         0

@@ -4805,20 +4805,59 @@ impl<const W: usize> Compiler<'_, W> {
         if !fixed(p) || !fixed(q) || may_fail(f) {
             return None;
         }
-        let (p, q) = (self.word(p), self.word(q));
+        let (p, q) = (self.seat(p), self.seat(q));
         self.notes.push(
             "touch bound: a collection over groups that must touch another player's groups, \
              skipped when no pieces touch"
                 .into(),
         );
         Some(Box::new(move |cx| {
-            let (p, q) = (p(cx), q(cx));
-            let (mine, theirs) = (super::expr::pieces(cx, p), super::expr::pieces(cx, q));
+            let (mine, theirs) = (p.pieces(cx), q.pieces(cx));
             // Spread the smaller set: on symmetric boards either way round
             // gives the same answer.
             let (a, b) = if mine.len() <= theirs.len() { (mine, theirs) } else { (theirs, mine) };
             super::expr::around(cx.t, a).meets(b)
         }))
+    }
+
+    /// A player expression as [`Seat`]: `me` and `opponent` read in
+    /// place.
+    fn seat(&mut self, e: &Expr) -> Seat<W> {
+        match e {
+            Expr::Me => Seat::Me,
+            Expr::Builtin(Builtin::Next, a, _) if matches!(a[..], [Expr::Me]) => Seat::Next,
+            e => Seat::Fn(self.word(e)),
+        }
+    }
+}
+
+/// A player whose pieces pass 43 reads.
+enum Seat<const W: usize> {
+    /// The mover.
+    Me,
+    /// The seat after the mover's (`opponent`, `next(me)`).
+    Next,
+    /// Any other player expression.
+    Fn(I<W>),
+}
+
+impl<const W: usize> Seat<W> {
+    /// The player's pieces.
+    #[inline(always)]
+    fn pieces(&self, cx: &mut Cx<'_, W>) -> Set<W> {
+        let p = match self {
+            Seat::Me => usize::from(cx.st.current),
+            Seat::Next => super::expr::next_seat(cx),
+            Seat::Fn(f) => match usize::try_from(f(cx)) {
+                Ok(p) => p,
+                Err(_) => return Set::EMPTY,
+            },
+        };
+        if p < cx.t.players {
+            bits_at(cx.st, p)
+        } else {
+            Set::EMPTY
+        }
     }
 }
 

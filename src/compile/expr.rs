@@ -1978,10 +1978,21 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
         let d = self.dom(domain);
         let through = self.lines_through(slot, domain, filter);
+        // Pass 43: an element that passes `any` or `none` passes the
+        // filter and the body; one that fails `all` passes the filter.
+        let bound = match q {
+            Quant::All => self.touch_bound(slot, domain, &[filter]),
+            _ => self.touch_bound(slot, domain, &[filter, body]),
+        };
         let (flags, f, b) = self.quant_conds(slot, filter, body);
         // `any`: some element passes; `all`: no element fails; `none`: no element passes.
         let want = q != Quant::All;
         Box::new(move |cx| {
+            if bound.as_ref().is_some_and(|may| !may(cx)) {
+                // No element passes (`any`, `none`), or none is asked
+                // (`all`).
+                return q != Quant::Any;
+            }
             let dv = d(cx);
             forget(cx, &flags);
             let mut hit = false;
@@ -2212,7 +2223,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
         let shared = shared.map(usize::from);
         let memo = self.collect_memo(slot, domain, filter, body);
-        let bound = self.touch_bound(slot, domain, filter);
+        let bound = self.touch_bound(slot, domain, &[filter]);
         let walk: S<W> = Box::new(move |cx| {
             let dv = d(cx);
             forget(cx, &flags);

@@ -746,15 +746,18 @@
 //!     playouts 484.2M → 471.8M, listed 77.1M → 75.9M), any push along
 //!     the directions.
 //! 43. **Touch bounds** ([`Compiler::touch_bound`]). A `collect a in
-//!     groups(P) where F` whose filter holds only when `a` touches a
-//!     group of `Q` — a conjunct `size(collect b in groups(Q) where ...
+//!     groups(P) where F` (or `any` / `none a in groups(P) where F: C`,
+//!     `all` with its filter) whose filter (or body) holds only when `a`
+//!     touches a group of `Q` — a conjunct `size(collect b in groups(Q) where ...
 //!     touches(a, b) ...) > 0` (or `>= 1`, `!= 0`, either way round), or
 //!     `any b in groups(Q) where ...` with such a `touches`, perhaps
-//!     inside inlined `def`s ([`implied_touch`]) — keeps nothing when no
-//!     piece of `P` is next to a piece of `Q`: every group of `P` is a set
-//!     of `P`'s pieces and every group of `Q` a set of `Q`'s. That is one
-//!     spread of the smaller of the two sets of pieces, and the walk, its
-//!     group lists and its filters are left out. Only where `F` cannot
+//!     inside inlined `def`s ([`implied_touch`]) — keeps nothing (no
+//!     element passes: `any` is false, `none` true; `all` asks none, so
+//!     it is true) when no piece of `P` is next to a piece of `Q`: every
+//!     group of `P` is a set of `P`'s pieces and every group of `Q` a set
+//!     of `Q`'s. That is one spread of the smaller of the two sets of
+//!     pieces, and the walk, its group lists and its filters are left
+//!     out. Only where `F` cannot
 //!     fail and `P` and `Q` read no local, on boards whose neighbours are
 //!     symmetric; the walk's steps are then not counted (a run takes
 //!     fewer steps than the written order, never more, as in passes 16
@@ -4778,31 +4781,33 @@ impl<const W: usize> Compiler<'_, W> {
     /// the element touches a group of `Q` ([`implied_touch`]) passes no
     /// element when no piece of `P` is next to a piece of `Q` (every
     /// element is a set of `P`'s pieces, every group of `Q` a set of
-    /// `Q`'s): the walk is then not made. Only where the filter cannot
-    /// fail, so the walk left out hides no error, and on boards whose
-    /// neighbours are symmetric. The walk's steps are not counted then: a
-    /// run takes fewer steps than the written order, never more (as in
-    /// passes 16 and 25). Returns the test that says the walk may find
-    /// something.
+    /// `Q`'s): the walk is then not made. `conds` are what an element
+    /// must pass (a `collect`'s or `all`'s filter; an `any`'s or `none`'s
+    /// filter and body); the touch may be implied by any of them. Only
+    /// where none of them can fail, so the walk left out hides no error,
+    /// and on boards whose neighbours are symmetric. The walk's steps are
+    /// not counted then: a run takes fewer steps than the written order,
+    /// never more (as in passes 16 and 25). Returns the test that says
+    /// the walk may find something.
     pub fn touch_bound(
         &mut self,
         slot: Slot,
         domain: &Expr,
-        filter: Option<&Expr>,
+        conds: &[Option<&Expr>],
     ) -> Option<B<W>> {
         if !self.t.nbr_symmetric {
             return None;
         }
         let Expr::Builtin(Builtin::Groups, args, _) = domain else { return None };
         let [p] = &args[..] else { return None };
-        let f = filter?;
-        let q = implied_touch(f, slot, &mut Vec::new())?;
+        let conds: Vec<&Expr> = conds.iter().flatten().copied().collect();
+        let q = conds.iter().find_map(|f| implied_touch(f, slot, &mut Vec::new()))?;
         let fixed = |e: &Expr| {
             let mut free = Vec::new();
             free_locals(e, &mut Vec::new(), &mut free);
             free.is_empty() && !may_fail(e)
         };
-        if !fixed(p) || !fixed(q) || may_fail(f) {
+        if !fixed(p) || !fixed(q) || conds.iter().any(|f| may_fail(f)) {
             return None;
         }
         let (p, q) = (self.seat(p), self.seat(q));

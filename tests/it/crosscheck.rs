@@ -738,8 +738,9 @@ pub const TOUCH: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
 /// is left out when no pieces of the two players touch), in the forms the
 /// pass takes — `size(...) > 0`, `1 <= size(...)` and `0 != size(...)`
 /// of a collection inside `def`s, an `any` whose body asks `touches` —
-/// over the mover's, the opponent's and a fixed player's groups, on a
-/// board of four neighbours. What they collect is removed or wins, so a
+/// over the mover's, the opponent's and a fixed player's groups, in a
+/// `collect` and in `any`, `none` and `all` (whose filter, not body, may
+/// bound it), on a board of four neighbours. What they collect is removed or wins, so a
 /// walk left out where it would have found something changes the moves.
 pub const BOUNDED: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
     def foes(a) = collect b in groups(opponent) where touches(a, b) and size(b) <= size(a): b\n\
@@ -751,6 +752,9 @@ pub const BOUNDED: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
       for y in eat { remove y }\n\
       if size(collect a in groups(me) where 1 <= size(foes(a)) or big(a): a) >= 5 { win me }\n\
       if size(collect a in groups(opponent) where 0 != size(collect b in groups(A) where touches(b, a): b): a) >= 6 { lose me }\n\
+      if ply % 4 == 1 and (any a in groups(me) where size(a) >= 2: size(foes(a)) > 0) { remove c }\n\
+      if ply % 4 == 2 and (none a in groups(opponent): any b in groups(me): touches(b, a)) { remove c }\n\
+      if all a in groups(me) where size(foes(a)) > 0: size(a) >= 2 { if ply % 4 == 3 { remove c } }\n\
       if size(pieces(me)) >= 8 { win me }\n\
     }\n\
     on no moves { pass }";
@@ -1607,9 +1611,9 @@ fn a_collection_over_groups_is_skipped_only_when_its_filter_needs_a_touch() {
         "{:#?}",
         crate::game("bug.game").program().notes()
     );
-    // `eat`'s `> 0`, `0 != size` over a fixed player's groups; the `or` of
-    // the win test is not a bound.
-    assert_eq!(fired(&crate::game_text(BOUNDED).expect("bounded game")), 2);
+    // `eat`'s `> 0`, `0 != size` over a fixed player's groups, the `any`,
+    // the `none` and the `all`; the `or` of the win test is not a bound.
+    assert_eq!(fired(&crate::game_text(BOUNDED).expect("bounded game")), 5);
     let game = |filter: &str| {
         let text = format!(
             "players A, B\nboard square 4 by 4\npiece Stone\n\
@@ -1628,6 +1632,28 @@ fn a_collection_over_groups_is_skipped_only_when_its_filter_needs_a_touch() {
         "any b in groups(B) where touches(b, a)",
     ] {
         assert_eq!(game(filter), 1, "not bounded: {filter}");
+    }
+    // `any` and `none` are bounded by their filter or their body, `all`
+    // by its filter only (an element that fails the body fails `all`).
+    let quant = |test: &str| {
+        let text = format!(
+            "players A, B\nboard square 4 by 4\npiece Stone\n\
+             def foes(a) = collect b in groups(opponent) where touches(a, b): b\n\
+             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+               if {test} {{ win me }}\n}}\n\
+             on no moves {{ pass }}\n"
+        );
+        fired(&crate::game_text(&text).unwrap_or_else(|e| panic!("{test}: {e}")))
+    };
+    for (test, bounded) in [
+        ("any a in groups(me) where size(foes(a)) > 0: size(a) > 2", 1),
+        ("any a in groups(me) where size(a) > 2: size(foes(a)) > 0", 1),
+        ("none a in groups(me): size(foes(a)) > 0", 1),
+        ("all a in groups(me) where size(foes(a)) > 0: size(a) > 2", 1),
+        ("all a in groups(me): size(foes(a)) > 0", 0),
+        ("any a in groups(me): size(foes(a)) > 0 or size(a) > 2", 0),
+    ] {
+        assert_eq!(quant(test), bounded, "{test}");
     }
     for filter in [
         "size(foes(a)) >= 0",

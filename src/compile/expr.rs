@@ -1042,6 +1042,57 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
     }
 
+    /// `f(size(S), E)` for a set `S` (not a line) and `E` a constant or
+    /// a word local, in one closure: `S` itself read in place when it is
+    /// `group(c)` of a cell local. Not for a size hoisted out of a
+    /// quantifier (its closure reads the slot it is kept in).
+    fn size_compared(
+        &mut self,
+        size: &Expr,
+        e: &Expr,
+        f: impl Fn(i64, i64) -> bool + Copy + Send + Sync + 'static,
+    ) -> Option<B<W>> {
+        let Expr::Builtin(Builtin::Size, args, _) = size else { return None };
+        let [set] = &args[..] else { return None };
+        if self.ty(set) == Ty::Line || self.is_hoisted(size) || self.is_hoisted(set) {
+            return None;
+        }
+        let e = match e {
+            Expr::Const(v) => Opnd::<W>::Const(const_word(v)?),
+            Expr::Local(x, _) => match self.var(*x) {
+                Var::W(i) => Opnd::Slot(i as usize),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let n = |s: Set<W>| s.len() as i64;
+        if let Expr::Builtin(Builtin::Group, g, _) = set {
+            if let [Expr::Local(x, _)] = &g[..] {
+                if let Var::W(c) = self.var(*x) {
+                    let c = c as usize;
+                    return Some(match e {
+                        Opnd::Slot(i) => {
+                            Box::new(move |cx| f(n(group_of(cx, cx.fr.w[c] as CellId)), cx.fr.w[i]))
+                        }
+                        Opnd::Const(k) => {
+                            Box::new(move |cx| f(n(group_of(cx, cx.fr.w[c] as CellId)), k))
+                        }
+                        _ => return None,
+                    });
+                }
+            }
+        }
+        let s = self.set(set);
+        Some(match e {
+            Opnd::Slot(i) => Box::new(move |cx| {
+                let x = n(s(cx));
+                f(x, cx.fr.w[i])
+            }),
+            Opnd::Const(k) => Box::new(move |cx| f(n(s(cx)), k)),
+            _ => return None,
+        })
+    }
+
     fn compare_words(
         &mut self,
         a: &Expr,
@@ -1061,6 +1112,14 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 self.notes.push(COUNT_NOTE.into());
                 return Box::new(move |cx| f(k, c.eval(cx)));
             }
+        }
+        // A set's size against a constant or a word local (`size(group(c))
+        // <= limit`): the size read in the comparison's closure.
+        if let Some(t) = self.size_compared(a, b, f) {
+            return t;
+        }
+        if let Some(t) = self.size_compared(b, a, move |x, y| f(y, x)) {
+            return t;
         }
         // A property of the piece on a cell against a kind's
         // (`strength(kind(n)) <= strength(piece)`): the answer for each

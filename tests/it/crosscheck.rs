@@ -638,6 +638,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("drawn".into(), crate::game_text(DRAWN).expect("drawn game")));
     out.push(("touch".into(), crate::game_text(TOUCH).expect("touch game")));
     out.push(("bounded".into(), crate::game_text(BOUNDED).expect("bounded game")));
+    out.push(("sizes".into(), crate::game_text(SIZES).expect("sizes game")));
     out.push(("around".into(), crate::game_text(AROUND).expect("around game")));
     out.push(("through".into(), crate::game_text(THROUGH).expect("through game")));
     out.push(("snakes".into(), crate::game_text(SNAKES).expect("snakes game")));
@@ -756,6 +757,23 @@ pub const BOUNDED: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
       if ply % 4 == 2 and (none a in groups(opponent): any b in groups(me): touches(b, a)) { remove c }\n\
       if all a in groups(me) where size(foes(a)) > 0: size(a) >= 2 { if ply % 4 == 3 { remove c } }\n\
       if size(pieces(me)) >= 8 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
+/// A set's size compared with a constant or a word local, read in the
+/// comparison's closure (`group(c)` of a cell local in place): either way
+/// round, with `==`, `<`, `<=`, `>`, `>=`, of a group, of an empty cell's
+/// group (size 0) and of other sets, on a board of four neighbours.
+pub const SIZES: &str = "players A, B\nboard square 4 by 4\npiece Stone\n\
+    turn {\n\
+      let k = 2 + ply % 3\n\
+      choose c in cells where empty(c)\n\
+      place Stone at c\n\
+      if size(group(c)) > k { remove c }\n\
+      if 3 <= size(group(c)) and size(neighbours(c)) < 4 { remove c }\n\
+      if size(group(c)) == 0 and k >= size(pieces(opponent)) { place Stone at c }\n\
+      if k < size(pieces(me)) and 2 == size(group(c)) { win me }\n\
+      if size(pieces(me)) >= 6 { win me }\n\
     }\n\
     on no moves { pass }";
 

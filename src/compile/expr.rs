@@ -2047,7 +2047,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
         // `any`: some element passes; `all`: no element fails; `none`: no element passes.
         let want = q != Quant::All;
         Box::new(move |cx| {
-            if bound.as_ref().is_some_and(|may| !may(cx)) {
+            if bound.as_ref().is_some_and(|b| !b.holds(cx)) {
                 // No element passes (`any`, `none`), or none is asked
                 // (`all`).
                 return q != Quant::Any;
@@ -2284,6 +2284,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
         let memo = self.collect_memo(slot, domain, filter, body);
         let bound = self.touch_bound(slot, domain, &[filter]);
         let walk: S<W> = Box::new(move |cx| {
+            // Pass 43: no element can pass when the bound says so.
+            if bound.as_ref().is_some_and(|b| !b.holds(cx)) {
+                return Set::EMPTY;
+            }
             let dv = d(cx);
             forget(cx, &flags);
             let mut acc = Set::EMPTY;
@@ -2304,13 +2308,6 @@ impl<'g, const W: usize> Compiler<'g, W> {
             });
             acc
         });
-        // Pass 43: no element can pass when the bound says so.
-        let walk = match bound {
-            Some(may) => {
-                Box::new(move |cx: &mut Cx<'_, W>| if may(cx) { walk(cx) } else { Set::EMPTY })
-            }
-            None => walk,
-        };
         match memo {
             Some(m) => m.wrap(walk),
             None => walk,

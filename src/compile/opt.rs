@@ -4794,7 +4794,7 @@ impl<const W: usize> Compiler<'_, W> {
         slot: Slot,
         domain: &Expr,
         conds: &[Option<&Expr>],
-    ) -> Option<B<W>> {
+    ) -> Option<TouchBound<W>> {
         if !self.t.nbr_symmetric {
             return None;
         }
@@ -4816,13 +4816,7 @@ impl<const W: usize> Compiler<'_, W> {
              skipped when no pieces touch"
                 .into(),
         );
-        Some(Box::new(move |cx| {
-            let (mine, theirs) = (p.pieces(cx), q.pieces(cx));
-            // Spread the smaller set: on symmetric boards either way round
-            // gives the same answer.
-            let (a, b) = if mine.len() <= theirs.len() { (mine, theirs) } else { (theirs, mine) };
-            super::expr::around(cx.t, a).meets(b)
-        }))
+        Some(TouchBound { p, q })
     }
 
     /// A player expression as [`Seat`]: `me` and `opponent` read in
@@ -4833,6 +4827,25 @@ impl<const W: usize> Compiler<'_, W> {
             Expr::Builtin(Builtin::Next, a, _) if matches!(a[..], [Expr::Me]) => Seat::Next,
             e => Seat::Fn(self.word(e)),
         }
+    }
+}
+
+/// Pass 43's test: whether a piece of `p` is next to a piece of `q`.
+pub struct TouchBound<const W: usize> {
+    p: Seat<W>,
+    q: Seat<W>,
+}
+
+impl<const W: usize> TouchBound<W> {
+    /// Whether the walk may find something: a piece of one player is
+    /// next to a piece of the other.
+    #[inline(always)]
+    pub fn holds(&self, cx: &mut Cx<'_, W>) -> bool {
+        let (mine, theirs) = (self.p.pieces(cx), self.q.pieces(cx));
+        // Spread the smaller set: on symmetric boards either way round
+        // gives the same answer.
+        let (a, b) = if mine.len() <= theirs.len() { (mine, theirs) } else { (theirs, mine) };
+        super::expr::around(cx.t, a).meets(b)
     }
 }
 

@@ -4889,44 +4889,13 @@ impl<const W: usize> Seat<W> {
 fn implied_touch<'e>(f: &'e Expr, elem: Slot, alias: &mut Vec<(Slot, Slot)>) -> Option<&'e Expr> {
     match f {
         Expr::Inline(binds, body, _) => {
-            let n = alias.len();
-            for (s, x) in binds.iter() {
-                if let Expr::Local(t, _) = x {
-                    alias.push((*s, *t));
-                }
-            }
-            let r = implied_touch(body, elem, alias);
-            alias.truncate(n);
-            r
+            under_binds(binds, alias, |alias| implied_touch(body, elem, alias))
         }
         Expr::Binary(BinOp::And, x, y, _) => {
             implied_touch(x, elem, alias).or_else(|| implied_touch(y, elem, alias))
         }
-        Expr::Binary(op, x, y, _) => {
-            let set = match (op, &**x, &**y) {
-                (
-                    BinOp::Gt | BinOp::Ne,
-                    Expr::Builtin(Builtin::Size, xs, _),
-                    Expr::Const(Value::Int(0)),
-                )
-                | (BinOp::Ge, Expr::Builtin(Builtin::Size, xs, _), Expr::Const(Value::Int(1)))
-                | (
-                    BinOp::Lt | BinOp::Ne,
-                    Expr::Const(Value::Int(0)),
-                    Expr::Builtin(Builtin::Size, xs, _),
-                )
-                | (BinOp::Le, Expr::Const(Value::Int(1)), Expr::Builtin(Builtin::Size, xs, _)) => {
-                    match &xs[..] {
-                        [x] => x,
-                        _ => return None,
-                    }
-                }
-                _ => return None,
-            };
-            touched_groups(set, elem, alias)
-        }
         Expr::Quant { quant: Quant::Any, .. } => touched_groups(f, elem, alias),
-        _ => None,
+        _ => touched_groups(nonempty_of(f)?, elem, alias),
     }
 }
 
@@ -4936,15 +4905,7 @@ fn implied_touch<'e>(f: &'e Expr, elem: Slot, alias: &mut Vec<(Slot, Slot)>) -> 
 fn touched_groups<'e>(e: &'e Expr, elem: Slot, alias: &mut Vec<(Slot, Slot)>) -> Option<&'e Expr> {
     match e {
         Expr::Inline(binds, body, _) => {
-            let n = alias.len();
-            for (s, x) in binds.iter() {
-                if let Expr::Local(t, _) = x {
-                    alias.push((*s, *t));
-                }
-            }
-            let r = touched_groups(body, elem, alias);
-            alias.truncate(n);
-            r
+            under_binds(binds, alias, |alias| touched_groups(body, elem, alias))
         }
         Expr::Quant { quant, slot, domain, filter, body, .. } => {
             let Expr::Builtin(Builtin::Groups, args, _) = &**domain else { return None };
@@ -4977,36 +4938,61 @@ fn touched_groups<'e>(e: &'e Expr, elem: Slot, alias: &mut Vec<(Slot, Slot)>) ->
 // A `while` that asks whether its `choose` has options
 
 /// Whether `f` holds only when `b` is not empty: `f` is `size(b) > 0` (or
-/// `>= 1`, `!= 0`), or an `and` with such a conjunct, perhaps inside
-/// inlined `def`s (whose parameters bound to locals are followed).
+/// `>= 1`, `!= 0`, either way round: [`nonempty_of`]), or an `and` with
+/// such a conjunct, perhaps inside inlined `def`s (whose parameters bound
+/// to locals are followed).
 fn implies_nonempty(f: &Expr, b: &Expr, alias: &mut Vec<(Slot, Slot)>) -> bool {
     match f {
         Expr::Inline(binds, body, _) => {
-            let n = alias.len();
-            for (s, x) in binds.iter() {
-                if let Expr::Local(t, _) = x {
-                    alias.push((*s, *t));
-                }
-            }
-            let r = implies_nonempty(body, b, alias);
-            alias.truncate(n);
-            r
+            under_binds(binds, alias, |alias| implies_nonempty(body, b, alias))
         }
         Expr::Binary(BinOp::And, x, y, _) => {
             implies_nonempty(x, b, alias) || implies_nonempty(y, b, alias)
         }
-        Expr::Binary(op, x, y, _) => match (op, &**x, &**y) {
-            (
-                BinOp::Gt | BinOp::Ne,
-                Expr::Builtin(Builtin::Size, xs, _),
-                Expr::Const(Value::Int(0)),
-            )
-            | (BinOp::Ge, Expr::Builtin(Builtin::Size, xs, _), Expr::Const(Value::Int(1))) => {
-                matches!(&xs[..], [x] if same_expr(x, b, alias, &mut Vec::new()))
-            }
-            _ => false,
-        },
-        _ => false,
+        _ => nonempty_of(f).is_some_and(|x| same_expr(x, b, alias, &mut Vec::new())),
+    }
+}
+
+/// `f(alias)` with the parameters of an inlined `def` that are bound to
+/// locals (`binds`) added to `alias` (parameter, local) for the call.
+fn under_binds<R>(
+    binds: &[(Slot, Expr)],
+    alias: &mut Vec<(Slot, Slot)>,
+    f: impl FnOnce(&mut Vec<(Slot, Slot)>) -> R,
+) -> R {
+    let n = alias.len();
+    for (s, x) in binds {
+        if let Expr::Local(t, _) = x {
+            alias.push((*s, *t));
+        }
+    }
+    let r = f(alias);
+    alias.truncate(n);
+    r
+}
+
+/// The set `X` when `e` says it is not empty: `size(X) > 0`, `>= 1` or
+/// `!= 0`, either way round.
+fn nonempty_of(e: &Expr) -> Option<&Expr> {
+    let Expr::Binary(op, x, y, _) = e else { return None };
+    let xs = match (op, &**x, &**y) {
+        (
+            BinOp::Gt | BinOp::Ne,
+            Expr::Builtin(Builtin::Size, xs, _),
+            Expr::Const(Value::Int(0)),
+        )
+        | (BinOp::Ge, Expr::Builtin(Builtin::Size, xs, _), Expr::Const(Value::Int(1)))
+        | (
+            BinOp::Lt | BinOp::Ne,
+            Expr::Const(Value::Int(0)),
+            Expr::Builtin(Builtin::Size, xs, _),
+        )
+        | (BinOp::Le, Expr::Const(Value::Int(1)), Expr::Builtin(Builtin::Size, xs, _)) => xs,
+        _ => return None,
+    };
+    match &xs[..] {
+        [x] => Some(x),
+        _ => None,
     }
 }
 

@@ -1544,6 +1544,76 @@ fn a_while_that_asks_for_options_counts_no_more_steps_than_written() {
 }
 
 #[test]
+fn a_walk_left_out_by_a_touch_bound_counts_no_more_steps_than_written() {
+    // Pass 43 leaves out the walk over a player's groups when none can
+    // touch the other player's: under every step limit BOUNDED gives the
+    // moves a twin gives whose filters each have a disjunct that never
+    // holds (`or size(a) < 0`, so the pass does not fire), or an error
+    // where the twin gives one too; never an error where it does not.
+    use crate::crosscheck::BOUNDED;
+    let fired =
+        |g: &Game| g.program().notes().iter().filter(|n| n.starts_with("touch bound")).count();
+    let mut twin = BOUNDED.to_string();
+    for (from, to) in [
+        ("where size(foes(a)) > 0: foes(a)", "where size(foes(a)) > 0 or size(a) < 0: foes(a)"),
+        (": b): a) >= 6", ": b) or size(a) < 0: a) >= 6"),
+        (": size(foes(a)) > 0)", ": size(foes(a)) > 0 or size(a) < 0)"),
+        (
+            "any b in groups(me): touches(b, a))",
+            "(any b in groups(me): touches(b, a)) or size(a) < 0)",
+        ),
+        (
+            "where size(foes(a)) > 0: size(a) >= 2",
+            "where size(foes(a)) > 0 or size(a) < 0: size(a) >= 2",
+        ),
+    ] {
+        assert!(twin.contains(from), "{from}");
+        twin = twin.replacen(from, to, 1);
+    }
+    let bounded = crate::game_text(BOUNDED).unwrap_or_else(|e| panic!("{e}"));
+    let written = crate::game_text(&twin).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((fired(&bounded), fired(&written)), (5, 0));
+    let mut s = crate::start(&bounded);
+    let (mut same, mut errors, mut fewer) = (0, 0, 0);
+    for ply in 0..12 {
+        for steps in 1..300 {
+            let limits = tabula::compile::Limits { steps, ..Default::default() };
+            match (
+                s.legal_moves(&bounded.with_limits(limits)),
+                s.legal_moves(&written.with_limits(limits)),
+            ) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "ply {ply}, limit {steps}");
+                    same += 1;
+                }
+                (Err(a), Err(b)) => {
+                    assert!(
+                        a.message.contains("steps") && b.message.contains("steps"),
+                        "{a:?} {b:?}"
+                    );
+                    errors += 1;
+                }
+                (Ok(_), Err(b)) => {
+                    assert!(b.message.contains("steps"), "{b:?}");
+                    fewer += 1;
+                }
+                (Err(a), Ok(_)) => {
+                    panic!("ply {ply}, limit {steps}: {a:?} where the written rules run")
+                }
+            }
+        }
+        let moves = s.legal_moves(&bounded).unwrap_or_else(|e| panic!("{e}"));
+        let Some(m) = moves.get(ply * 7 % moves.len().max(1)) else { break };
+        s.play_unchecked(&bounded, m).unwrap_or_else(|e| panic!("{e}"));
+    }
+    // 3,336, 151 and 101 when written.
+    assert!(
+        same > 1000 && errors > 100 && fewer > 50,
+        "{same} same, {errors} errors, {fewer} fewer"
+    );
+}
+
+#[test]
 fn the_largest_group_counts_a_step_per_cell() {
     // Pass 24 answers `max x in S: size(group(x))` from the groups that
     // meet `S` and counts the cells together; the same rules with a filter

@@ -1507,6 +1507,10 @@ fn a_while_that_asks_for_options_counts_no_more_steps_than_written() {
     let bare =
         crate::game_text(&chain("size(a) == 2", "size(a) == 2")).unwrap_or_else(|e| panic!("{e}"));
     assert!(fired(&fused) && !fired(&written) && !fired(&bare));
+    // The non-empty test either way round.
+    let flipped = chain("can(a)", "can(a)").replace("size(targets(a)) > 0", "0 < size(targets(a))");
+    assert!(flipped.contains("0 < size"));
+    assert!(fired(&crate::game_text(&flipped).unwrap_or_else(|e| panic!("{e}"))));
     let mut s = crate::start(&fused);
     let (mut same, mut errors, mut fewer) = (0, 0, 0);
     for ply in 0..10 {

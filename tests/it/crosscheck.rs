@@ -21,6 +21,8 @@ pub fn cases() -> Vec<(String, Game)> {
         ("hex.game", &[("swap", 1), ("size", 5)][..]),
         ("boop.game", &[("size", 4), ("kittens", 3)][..]),
         ("bug.game", &[("side", 4)][..]),
+        // Two words a set (91 cells): pass 43's spread and test across words.
+        ("bug.game", &[("side", 6)][..]),
         ("snekagon.game", &[("side", 3)][..]),
         ("connect4.game", &[("columns", 5), ("rows", 4)][..]),
         ("breakthrough.game", &[("size", 5)][..]),

@@ -743,8 +743,9 @@ pub const TOUCH: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
 /// of a collection inside `def`s, an `any` whose body asks `touches` —
 /// over the mover's, the opponent's and a fixed player's groups, in a
 /// `collect` and in `any`, `none` and `all` (whose filter, not body, may
-/// bound it), on a board of four neighbours. What they collect is removed or wins, so a
-/// walk left out where it would have found something changes the moves.
+/// bound it), on a board of four neighbours. What they find removes
+/// pieces, wins or loses, so a walk left out where it would have found
+/// something changes the moves.
 pub const BOUNDED: &str = "players A, B\nboard square 5 by 5\npiece Stone\n\
     def foes(a) = collect b in groups(opponent) where touches(a, b) and size(b) <= size(a): b\n\
     def big(a) = any b in groups(opponent) where size(b) >= 2: touches(b, a)\n\

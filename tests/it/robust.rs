@@ -1511,13 +1511,24 @@ fn a_while_that_asks_for_options_counts_no_more_steps_than_written() {
     let flipped = chain("can(a)", "can(a)").replace("size(targets(a)) > 0", "0 < size(targets(a))");
     assert!(flipped.contains("0 < size"));
     assert!(fired(&crate::game_text(&flipped).unwrap_or_else(|e| panic!("{e}"))));
-    let mut s = crate::start(&fused);
+    let (same, errors, fewer) = under_step_limits(&fused, &written, 10, 150);
+    assert!(same > 50 && errors > 50 && fewer > 0, "{same} same, {errors} errors, {fewer} fewer");
+}
+
+/// Plays `plies` plies of `fast` (a move chosen by the ply) and, before
+/// each, lists the moves of `fast` and of `written` (the same rules, a
+/// pass not firing) under every step limit below `limits`: the same moves
+/// where both run, the step error where both stop, and never an error of
+/// `fast` where `written` runs. Returns how many limits gave the same
+/// moves, an error on both sides, and an error of `written` alone.
+fn under_step_limits(fast: &Game, written: &Game, plies: usize, limits: u32) -> (u32, u32, u32) {
+    let mut s = crate::start(fast);
     let (mut same, mut errors, mut fewer) = (0, 0, 0);
-    for ply in 0..10 {
-        for steps in 1..150 {
+    for ply in 0..plies {
+        for steps in 1..limits {
             let limits = tabula::compile::Limits { steps, ..Default::default() };
             match (
-                s.legal_moves(&fused.with_limits(limits)),
+                s.legal_moves(&fast.with_limits(limits)),
                 s.legal_moves(&written.with_limits(limits)),
             ) {
                 (Ok(a), Ok(b)) => {
@@ -1540,11 +1551,11 @@ fn a_while_that_asks_for_options_counts_no_more_steps_than_written() {
                 }
             }
         }
-        let moves = s.legal_moves(&fused).unwrap_or_else(|e| panic!("{e}"));
+        let moves = s.legal_moves(fast).unwrap_or_else(|e| panic!("{e}"));
         let Some(m) = moves.get(ply * 7 % moves.len().max(1)) else { break };
-        s.play_unchecked(&fused, m).unwrap_or_else(|e| panic!("{e}"));
+        s.play_unchecked(fast, m).unwrap_or_else(|e| panic!("{e}"));
     }
-    assert!(same > 50 && errors > 50 && fewer > 0, "{same} same, {errors} errors, {fewer} fewer");
+    (same, errors, fewer)
 }
 
 #[test]
@@ -1577,39 +1588,7 @@ fn a_walk_left_out_by_a_touch_bound_counts_no_more_steps_than_written() {
     let bounded = crate::game_text(BOUNDED).unwrap_or_else(|e| panic!("{e}"));
     let written = crate::game_text(&twin).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((fired(&bounded), fired(&written)), (5, 0));
-    let mut s = crate::start(&bounded);
-    let (mut same, mut errors, mut fewer) = (0, 0, 0);
-    for ply in 0..12 {
-        for steps in 1..300 {
-            let limits = tabula::compile::Limits { steps, ..Default::default() };
-            match (
-                s.legal_moves(&bounded.with_limits(limits)),
-                s.legal_moves(&written.with_limits(limits)),
-            ) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a, b, "ply {ply}, limit {steps}");
-                    same += 1;
-                }
-                (Err(a), Err(b)) => {
-                    assert!(
-                        a.message.contains("steps") && b.message.contains("steps"),
-                        "{a:?} {b:?}"
-                    );
-                    errors += 1;
-                }
-                (Ok(_), Err(b)) => {
-                    assert!(b.message.contains("steps"), "{b:?}");
-                    fewer += 1;
-                }
-                (Err(a), Ok(_)) => {
-                    panic!("ply {ply}, limit {steps}: {a:?} where the written rules run")
-                }
-            }
-        }
-        let moves = s.legal_moves(&bounded).unwrap_or_else(|e| panic!("{e}"));
-        let Some(m) = moves.get(ply * 7 % moves.len().max(1)) else { break };
-        s.play_unchecked(&bounded, m).unwrap_or_else(|e| panic!("{e}"));
-    }
+    let (same, errors, fewer) = under_step_limits(&bounded, &written, 12, 300);
     // 3,336, 151 and 101 when written.
     assert!(
         same > 1000 && errors > 100 && fewer > 50,

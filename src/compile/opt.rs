@@ -4920,12 +4920,7 @@ fn touched_groups<'e>(e: &'e Expr, elem: Slot, alias: &mut Vec<(Slot, Slot)>) ->
                 (Quant::Any, None) => {}
                 _ => return None,
             }
-            let root = |mut s: Slot| {
-                while let Some(&(_, t)) = alias.iter().rev().find(|(x, _)| *x == s) {
-                    s = t;
-                }
-                s
-            };
+            let root = |s| alias_root(alias, s);
             conj.iter()
                 .any(|c| matches!(touched(c, *slot), Some(Expr::Local(s, _)) if root(*s) == elem))
                 .then_some(q)
@@ -4951,6 +4946,15 @@ fn implies_nonempty(f: &Expr, b: &Expr, alias: &mut Vec<(Slot, Slot)>) -> bool {
         }
         _ => nonempty_of(f).is_some_and(|x| same_expr(x, b, alias, &mut Vec::new())),
     }
+}
+
+/// The local a `def`'s parameter `s` stands for, following `alias`
+/// (parameter, local) from the innermost inlining out.
+fn alias_root(alias: &[(Slot, Slot)], mut s: Slot) -> Slot {
+    while let Some(&(_, t)) = alias.iter().rev().find(|(x, _)| *x == s) {
+        s = t;
+    }
+    s
 }
 
 /// `f(alias)` with the parameters of an inlined `def` that are bound to
@@ -5976,12 +5980,7 @@ impl<const W: usize> Switch<W> {
 /// expression: the same form, with the locals bound inside each paired
 /// up (`bound`), and the same free locals.
 fn same_expr(a: &Expr, b: &Expr, alias: &[(Slot, Slot)], bound: &mut Vec<(Slot, Slot)>) -> bool {
-    let root = |mut s: Slot| {
-        while let Some(&(_, t)) = alias.iter().rev().find(|(x, _)| *x == s) {
-            s = t;
-        }
-        s
-    };
+    let root = |s| alias_root(alias, s);
     match (a, b) {
         (Expr::Const(x), Expr::Const(y)) => x == y,
         (Expr::Local(x, _), Expr::Local(y, _)) => {

@@ -476,11 +476,20 @@ fn shift<const W: usize>(cx: &mut Cx<'_, W>, a: CellId, b: CellId, code: u16) {
     for set in [p as usize, t.players + k as usize] {
         if let Some(ws) = st.bits.get_mut(set * W..set * W + W) {
             let (wa, wb) = ((a >> 6) as usize, (b >> 6) as usize);
+            let (ba, bb) = (1u64 << (a & 63), 1u64 << (b & 63));
+            // One read and one write of a word that holds both cells
+            // (always, on a board of one word: both are on the board).
+            if W == 1 || wa == wb {
+                if let Some(x) = ws.get_mut(wa) {
+                    *x = (*x & !ba) | bb;
+                }
+                continue;
+            }
             if let Some(x) = ws.get_mut(wa) {
-                *x &= !(1u64 << (a & 63));
+                *x &= !ba;
             }
             if let Some(x) = ws.get_mut(wb) {
-                *x |= 1u64 << (b & 63);
+                *x |= bb;
             }
         }
     }

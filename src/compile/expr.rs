@@ -64,6 +64,9 @@ pub struct Compiler<'g, const W: usize> {
     pub kept: Vec<Var>,
     /// The cursors of `for` loops that run as ops (pass 35).
     pub cursors: super::live::Cursors,
+    /// While pass 44 compiles its conditions: the chosen cell's slot and
+    /// the word that holds `size(group(c))`.
+    pub group_size: Option<(ir::Slot, usize)>,
 }
 
 /// A collection remembered by pass 23 (see [`Compiler::memo_sites`]).
@@ -744,6 +747,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             fused: None,
             kept: Vec::new(),
             cursors: Default::default(),
+            group_size: None,
         }
     }
 
@@ -834,6 +838,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
     }
 
     fn opnd(&mut self, e: &Expr) -> Opnd<W> {
+        if let Some(w) = self.group_size_of(e) {
+            return Opnd::Slot(w);
+        }
         if let Some(l) = self.leaf(e) {
             return Opnd::Leaf(l);
         }
@@ -1054,6 +1061,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
     ) -> Option<B<W>> {
         let Expr::Builtin(Builtin::Size, args, _) = size else { return None };
         let [set] = &args[..] else { return None };
+        if self.group_size_of(size).is_some() {
+            // Pass 44's size, read from its word.
+            return None;
+        }
         if self.ty(set) == Ty::Line || self.is_hoisted(size) || self.is_hoisted(set) {
             return None;
         }
@@ -1293,6 +1304,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
 
     /// Compiles a number or small value.
     pub fn word(&mut self, e: &Expr) -> I<W> {
+        if let Some(w) = self.group_size_of(e) {
+            return Box::new(move |cx| cx.fr.w[w]);
+        }
         if let Some((Var::W(v), flag)) = self.take_hoisted(e) {
             let inner = self.word(e);
             self.hoisted.push((e, Var::W(v), flag));

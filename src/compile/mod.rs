@@ -1394,10 +1394,15 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Progr
             span: s.span,
             lazy: lazy.contains(&(i as u16)),
             chance: s.chance,
-            chance_tail: tails.chance.contains_key(&(i as u16)),
+            // A decision whose options the listing asks `require`s of
+            // (passes 17, 19 and 44) hands them over only once asked:
+            // never as a chance or sure tail, which hand them over as
+            // they are listed.
+            chance_tail: tails.chance.contains_key(&(i as u16))
+                && !c.nbr_sites.contains(&(i as u16)),
             drawn: tails.drawn.get(&(i as u16)).copied(),
             nbr: c.nbr_sites.contains(&(i as u16)),
-            sure: sure_tails[i].is_some(),
+            sure: sure_tails[i].is_some() && !c.nbr_sites.contains(&(i as u16)),
             groups: false,
             arms_decide: false,
             next_decides: false,

@@ -9,7 +9,7 @@
 
 use super::effect::{self, CKey, Ctl, StmtFn};
 use super::expr::{Compiler, Leaf};
-use super::opt::{NbrRequire, Pred};
+use super::opt::{CellRequire, NbrRequire, Pred};
 use super::{Cx, Dom, Var, B, D, I, S};
 use crate::ir::{Builtin, Expr, Key, Stmt, StmtKind, Ty, Value};
 use crate::source::Span;
@@ -41,6 +41,10 @@ pub struct ChooseOp<const W: usize> {
     /// around the chosen one, asked of each placement as the options are
     /// listed (pass 17).
     pub nbr: Option<NbrRequire<W>>,
+    /// Over cells: the `require`s right after the mover's `place K at c`
+    /// of the chosen cell, asked of each cell as the options are listed
+    /// (pass 44).
+    pub cell: Option<CellRequire<W>>,
     /// The kinds in an unordered zone named in the rule, shared or `me`'s
     /// (`choose card in hand(me)`), without a filter: the zone and its
     /// player, read in place of the domain's closure.
@@ -257,19 +261,24 @@ impl<const W: usize> Compiler<'_, W> {
                 continue;
             }
             if has_fork(s) {
-                let nbr = self.nbr_require(stmts, i).map(|(js, r)| {
-                    for &j in &js {
-                        self.preasked.push(&stmts[j] as *const Stmt as usize);
-                    }
-                    pushed.extend(js);
-                    r
-                });
+                let (nbr, cell, js) = match self.nbr_require(stmts, i) {
+                    Some((js, r)) => (Some(r), None, js),
+                    None => match self.cell_require(stmts, i) {
+                        Some((js, r)) => (None, Some(r), js),
+                        None => (None, None, Vec::new()),
+                    },
+                };
+                for &j in &js {
+                    self.preasked.push(&stmts[j] as *const Stmt as usize);
+                }
+                pushed.extend(js);
                 // Pass 28: the statement after a decision that may run
                 // before it, once for all its options; not where the
-                // listing asks a `require` (passes 17 and 19), whose
+                // listing asks a `require` (passes 17, 19 and 44), whose
                 // options are handed over unrun.
                 let next = stmts.get(i + 1).filter(|n| {
                     nbr.is_none()
+                        && cell.is_none()
                         && matches!(s.kind, StmtKind::Choose { .. })
                         && self.before_decision.contains(&(*n as *const Stmt as usize))
                 });
@@ -283,7 +292,7 @@ impl<const W: usize> Compiler<'_, W> {
                 if !run.is_empty() {
                     ops.push(Op::Run(effect::seq(std::mem::take(&mut run))));
                 }
-                self.fork_stmt(s, ops, nbr);
+                self.fork_stmt(s, ops, (nbr, cell));
             } else {
                 self.push_fused(s, &mut lets, &mut run);
             }
@@ -595,7 +604,12 @@ impl<const W: usize> Compiler<'_, W> {
     }
 
     /// A statement with a decision in it, as ops.
-    fn fork_stmt(&mut self, s: &Stmt, ops: &mut Vec<Op<W>>, nbr: Option<NbrRequire<W>>) {
+    fn fork_stmt(
+        &mut self,
+        s: &Stmt,
+        ops: &mut Vec<Op<W>>,
+        (nbr, cell): (Option<NbrRequire<W>>, Option<CellRequire<W>>),
+    ) {
         let span = s.span;
         match &s.kind {
             StmtKind::Choose { site, slot, domain, filter } => {
@@ -679,6 +693,7 @@ impl<const W: usize> Compiler<'_, W> {
                     elems,
                     by_shifts,
                     nbr: nbr.inspect(|_| self.nbr_sites.push(*site)),
+                    cell: cell.inspect(|_| self.nbr_sites.push(*site)),
                     kinds,
                     span,
                     filter_span,
@@ -729,6 +744,7 @@ impl<const W: usize> Compiler<'_, W> {
                     elems: None,
                     by_shifts: None,
                     nbr: None,
+                    cell: None,
                     kinds: None,
                     span,
                     filter_span,

@@ -12,6 +12,7 @@
 use super::{Choice, RunError, State};
 use crate::compile::effect::{tick, Ctl};
 use crate::compile::expr::{const_word, each_ticked, word_value};
+use crate::compile::opt::{CellRequire, SizeAnswers};
 use crate::compile::stmt::{ChooseOp, Op};
 use crate::compile::{Block, Cx, Dom, Frame, Program, Set, Var};
 use crate::ir::{Quant, Ty, Value, NONE8};
@@ -441,6 +442,10 @@ pub fn prune<const W: usize>(
     opts: &mut Options<W>,
 ) {
     let Some(Op::Choose(c)) = block.ops.get(pc as usize) else { return };
+    if let Some(r) = &c.cell {
+        prune_cells(r, &mut Cx { t: &p.t, st, fr }, opts);
+        return;
+    }
     let Some(r) = &c.nbr else { return };
     let mut cx = Cx { t: &p.t, st, fr };
     let ns = r.sets(&mut cx);
@@ -476,8 +481,28 @@ pub fn prune<const W: usize>(
     }
 }
 
-/// Whether the `require` asked with the decision at `pc` (pass 17) admits
-/// option `pick` (always, for a decision without one).
+/// [`prune`] of a decision among cells whose `require`s the listing asks
+/// (pass 44): the cells they reject leave the options.
+fn prune_cells<const W: usize>(r: &CellRequire<W>, cx: &mut Cx<'_, W>, opts: &mut Options<W>) {
+    let Some(pl) = r.placing(cx) else { return };
+    let mut known = SizeAnswers::default();
+    let mut admits = |cx: &mut Cx<'_, W>, x: i64| match r.size_at(cx, pl, x) {
+        Some(size) => known.admits(r, cx, x, size),
+        None => true,
+    };
+    if let Some(set) = &mut opts.cells {
+        for x in set.iter() {
+            if !admits(cx, i64::from(x)) {
+                set.remove(x);
+            }
+        }
+    } else if !opts.is_set {
+        opts.words.retain(|&x| admits(cx, x));
+    }
+}
+
+/// Whether the `require`s asked with the decision at `pc` (passes 17, 19
+/// and 44) admit option `pick` (always, for a decision without them).
 pub fn admits<const W: usize>(
     p: &Program<W>,
     block: &Block<W>,
@@ -486,11 +511,19 @@ pub fn admits<const W: usize>(
     fr: &mut Frame<W>,
     pick: Pick<W>,
 ) -> bool {
-    let (Some(Op::Choose(c)), Pick::S(e)) = (block.ops.get(pc as usize), pick) else {
-        return true;
-    };
-    let Some(r) = &c.nbr else { return true };
-    r.admits(&mut Cx { t: &p.t, st, fr }, e)
+    let Some(Op::Choose(c)) = block.ops.get(pc as usize) else { return true };
+    match (pick, &c.nbr, &c.cell) {
+        (Pick::S(e), Some(r), _) => r.admits(&mut Cx { t: &p.t, st, fr }, e),
+        (Pick::W(x), _, Some(r)) => cell_failure(r, &mut Cx { t: &p.t, st, fr }, x).is_none(),
+        _ => true,
+    }
+}
+
+/// The span of the first of pass 44's `require`s that rejects cell `x`
+/// (`None`: they admit it, or its placement would not go ahead).
+fn cell_failure<const W: usize>(r: &CellRequire<W>, cx: &mut Cx<'_, W>, x: i64) -> Option<Span> {
+    let pl = r.placing(cx)?;
+    r.first_failure(cx, pl, x)
 }
 
 /// The kinds in a counted (unordered) zone, as the options of a `choose`
@@ -750,6 +783,12 @@ pub fn take_choice<const W: usize>(
                     // Passes 17 and 19: the `require`s after the decision,
                     // asked now.
                     match r.first_failure(&mut cx, e) {
+                        None => Ok(pc + 1),
+                        Some(span) => Err(span),
+                    }
+                } else if let (Some(r), Pick::W(x)) = (&c.cell, pick) {
+                    // Pass 44: likewise.
+                    match cell_failure(r, &mut cx, x) {
                         None => Ok(pc + 1),
                         Some(span) => Err(span),
                     }

@@ -644,6 +644,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("around".into(), crate::game_text(AROUND).expect("around game")));
     out.push(("through".into(), crate::game_text(THROUGH).expect("through game")));
     out.push(("snakes".into(), crate::game_text(SNAKES).expect("snakes game")));
+    out.push(("growth".into(), crate::game_text(GROWTH).expect("growth game")));
     // The groups touching a set, by one flood fill (both orders of
     // `touches`, a cell and a set, the mover's and the opponent's groups).
     let touching = "players A, B\nboard square 5 by 5\npiece Stone\n\
@@ -1100,6 +1101,26 @@ pub const SNAKES: &str = "players A, B\nboard square 5 by 5\n\
     }\n\
     on no moves { pass }";
 
+/// Group-size requires asked as the cells are listed (pass 44): on a
+/// board of two words, a kind chosen first, two `require`s (the first
+/// fails on a size, the second on a limit the cell itself may lift), a
+/// lazy tail after them (so playouts draw among the cells).
+pub const GROWTH: &str = "players A, B\nboard square 9 by 9\npiece Stone\npiece Big\n\
+    zone pool per player\n\
+    setup { for p in players { add 20 Stone to pool(p)  add 4 Big to pool(p) } }\n\
+    turn {\n\
+      let cap = count(pool(me), Big) + 1\n\
+      let centre = e5\n\
+      choose k in pool(me)\n\
+      choose c in cells where empty(c)\n\
+      place k at c\n\
+      require size(group(c)) != 3\n\
+      require size(group(c)) <= cap or c == centre\n\
+      take k from pool(me)\n\
+      if size(pieces(me)) >= 14 { win me }\n\
+    }\n\
+    on no moves { pass }";
+
 /// The largest group meeting a set of cells (pass 24): over every cell
 /// (empty ones count 0), over the mover's pieces (empty at first), over
 /// the cells next to the placement (both players' groups), as a limit
@@ -1353,6 +1374,8 @@ fn drawn_moves_are_uniform() {
         ("drawn", crate::game_text(DRAWN).expect("drawn game"), 7),
         ("snekagon side 3", crate::game_with("snekagon.game", &[("side", 3)]), 3),
         ("snakes", crate::game_text(SNAKES).expect("snakes game"), 2),
+        // Eleven turns in, 13 of the 70 placements are rejected.
+        ("growth", crate::game_text(GROWTH).expect("growth game"), 11),
         // The third Kitten placed empties the pool: a piece to take off
         // the bed is drawn after each square (a drawn decision met in the
         // runs of a decision listed in full).
@@ -1550,6 +1573,75 @@ fn a_require_over_the_groups_is_asked_as_the_placements_are_listed() {
         s = s.play(&g, m).expect("play");
     }
     assert!(by_groups > 0 && by_nbr > 0, "{by_groups} by the groups, {by_nbr} by the neighbours");
+}
+
+#[test]
+fn a_group_size_require_is_asked_as_the_cells_are_listed() {
+    // Pass 44 fires on GROWTH, LARGEST and Bug (the crosscheck above keeps
+    // their move lists equal to the reference's) and makes GROWTH's cell
+    // decision a lazy tail; it does not fire on a `require` that reads the
+    // position otherwise, computes with the size, comes before the
+    // placement or after a `let`, or on a placement for another player.
+    let notes = |g: &Game| g.program().notes().to_vec();
+    let fired = |g: &Game| notes(g).iter().any(|n| n.starts_with("group-size require"));
+    let g = crate::game_text(GROWTH).expect("growth game");
+    assert!(fired(&g), "{:?}", notes(&g));
+    assert!(notes(&g).iter().any(|n| n.starts_with("lazy tail after decision 1")));
+    assert!(fired(&crate::game_text(LARGEST).expect("largest game")));
+    assert!(fired(&crate::game("bug.game")));
+    let first = "require size(group(c)) != 3\n";
+    let placed = format!("place k at c\n{first}");
+    let variants = [
+        ("!= 3\n".to_string(), "!= count(pool(me))\n".to_string()),
+        ("!= 3\n".to_string(), "!= size(pieces(me))\n".to_string()),
+        ("size(group(c)) != 3".to_string(), "size(group(c)) * 1 != 3".to_string()),
+        (placed.clone(), format!("{first}place k at c\n")),
+        ("place k at c\n".to_string(), "place k at c\nlet n = 1\n".to_string()),
+        ("place k at c".to_string(), "place k of next(me) at c".to_string()),
+    ];
+    for (from, to) in &variants {
+        assert!(GROWTH.contains(from.as_str()), "{from}");
+        let v = crate::game_text(&GROWTH.replacen(from.as_str(), to, 1)).expect("variant");
+        assert!(!fired(&v), "{to}");
+    }
+    // A move a `require` rejects, played as if it were legal, fails at the
+    // first `require` that rejects it, as in the reference: the moves of
+    // the game without the rules, and with only the first, tell which.
+    let second = "require size(group(c)) <= cap or c == centre\n";
+    let unruled =
+        |r: &str, t: &str| t.replacen(r, &format!("if {} {{ pass }}\n", &r[8..r.len() - 1]), 1);
+    let free = crate::game_text(&unruled(first, &unruled(second, GROWTH))).expect("no rules");
+    let only_first = crate::game_text(&unruled(second, GROWTH)).expect("the first rule");
+    let mut s = crate::start(&g);
+    let mut rng = Rng::new(11);
+    let (mut by_first, mut by_second) = (0, 0);
+    for _ in 0..40 {
+        let ours = s.legal_moves(&g).expect("moves");
+        let firsts = free_moves(&only_first, &s);
+        for m in free_moves(&free, &s) {
+            if ours.contains(&m) {
+                continue;
+            }
+            let mut t = s.clone();
+            let e = t.play_unchecked(&g, &m).expect_err("rejected");
+            assert!(e.message.contains("not legal"), "{}", e.message);
+            let at = &GROWTH[e.span.start as usize..];
+            if firsts.contains(&m) {
+                by_second += 1;
+                assert!(at.starts_with(second), "{at:.40}");
+            } else {
+                by_first += 1;
+                assert!(at.starts_with(first), "{at:.40}");
+            }
+            assert!(reference::play(&g, &s, &m).is_err());
+        }
+        if ours.is_empty() || s.outcome(&g).expect("outcome").is_some() {
+            break;
+        }
+        let m = &ours[rng.below(ours.len())];
+        s = s.play(&g, m).expect("play");
+    }
+    assert!(by_first > 0 && by_second > 0, "{by_first} by the first, {by_second} by the second");
 }
 
 #[test]

@@ -678,6 +678,7 @@ fn bundled_games_use_their_compile_passes() {
                 "largest group: `max x in S: size(group(x))` by the groups meeting S",
                 "options first: a `while` that asks whether its `choose` has options",
                 "touch bound: a collection over groups that must touch another player's groups",
+                "group-size require: asked of each cell as the options are listed",
             ],
         ),
         (

@@ -1634,6 +1634,42 @@ fn the_largest_group_counts_a_step_per_cell() {
     assert!(errors > 20 && lists > 20, "{errors} errors, {lists} lists");
 }
 
+#[test]
+fn a_group_size_require_asked_at_listing_counts_no_step() {
+    // Pass 44 asks Bug's `require size(group(c)) == 1 or ... <= limit` as
+    // the cells are listed and leaves it out of the runs; the same rule
+    // with a conjunct that always holds, which the pass does not take,
+    // runs it after each placement. Both runs go on to the `while` (no
+    // lazy tail on either side). Under every step limit both give the
+    // same moves, or the same step error at the same place, along a game.
+    let text = std::fs::read_to_string(crate::root().join("games/bug.game")).expect("bug.game");
+    let from = "require size(group(c)) == 1 or size(group(c)) <= limit";
+    assert!(text.contains(from), "{from}");
+    // The two texts are as long, so that an error after the `require` is
+    // at the same offset in both.
+    let and = "size(cells) > 0 and ";
+    let blank: String = and.chars().map(|_| ' ').collect();
+    let run = text.replacen(from, &format!("require {and}({})", &from[8..]), 1);
+    let text = text.replacen(from, &format!("require {blank}({})", &from[8..]), 1);
+    let fired = |g: &Game| g.program().notes().iter().any(|n| n.starts_with("group-size require"));
+    let listed = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+    let run = crate::game_text(&run).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((fired(&listed), fired(&run)), (true, false));
+    let mut s = crate::start(&listed);
+    let (mut errors, mut lists) = (0, 0);
+    for ply in 0..10 {
+        let (e, l) = same_under_limits(&listed, &run, &s, 1..150, &format!("ply {ply}"), |_| {});
+        (errors, lists) = (errors + e, lists + l);
+        let moves = s.legal_moves(&listed).unwrap_or_else(|e| panic!("{e}"));
+        let Some(m) = moves.get(ply * 5 % moves.len().max(1)) else { break };
+        s.play_unchecked(&listed, m).unwrap_or_else(|e| panic!("{e}"));
+        if s.outcome(&listed).ok().flatten().is_some() {
+            break;
+        }
+    }
+    assert!(errors > 20 && lists > 20, "{errors} errors, {lists} lists");
+}
+
 /// A card game whose play from the hand ends with a draw until a card
 /// that stops it, from a face-up deck (a sure tail, pass 22): `deck` is
 /// the deck from the top (`R` a Red, `B` a Blue, which stops the draw),

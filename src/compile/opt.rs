@@ -1545,19 +1545,7 @@ pub fn never_errs(e: &Expr) -> bool {
     match e {
         Expr::Const(_) | Expr::Local(..) | Expr::Me => true,
         Expr::Unary(UnOp::Not, x) => never_errs(x),
-        Expr::Binary(
-            BinOp::And
-            | BinOp::Or
-            | BinOp::Eq
-            | BinOp::Ne
-            | BinOp::Lt
-            | BinOp::Le
-            | BinOp::Gt
-            | BinOp::Ge,
-            a,
-            b,
-            _,
-        ) => never_errs(a) && never_errs(b),
+        Expr::Binary(op, a, b, _) if logical(*op) => never_errs(a) && never_errs(b),
         Expr::Builtin(
             Builtin::Empty
             | Builtin::Occupied
@@ -1574,6 +1562,22 @@ pub fn never_errs(e: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `op` is `and`, `or` or a comparison: an operator that never
+/// raises an error (no arithmetic, which may overflow or divide by zero).
+fn logical(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::And
+            | BinOp::Or
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+    )
 }
 
 /// Whether `e` reads the position (or `me`) anywhere.

@@ -1479,6 +1479,60 @@ fn a_require_around_a_placement_is_asked_as_the_options_are_listed() {
     assert!(rejected > 0, "no move was rejected");
 }
 
+/// A game's text with two `require`s, the same game without either
+/// (`free`, each turned into an `if`), and with only the first
+/// (`with_kept`).
+struct Rules<'a> {
+    text: &'a str,
+    free: &'a Game,
+    with_kept: &'a Game,
+}
+
+/// Along `turns` random turns of `g` (from `seed`), each move of
+/// `rules.free` that `g` does not list, played as if it were legal, fails
+/// as "not legal" at the first `require` that rejects it, in the written
+/// order (at `other` where the game with only `kept` lists it, else at
+/// `kept`), and the reference rejects it too. How many failed at `kept`
+/// and at `other`.
+fn rejected_at(
+    g: &Game,
+    rules: &Rules,
+    (kept, other): (&str, &str),
+    seed: u64,
+    turns: usize,
+) -> (u32, u32) {
+    let mut s = crate::start(g);
+    let mut rng = Rng::new(seed);
+    let (mut at_kept, mut at_other) = (0, 0);
+    for _ in 0..turns {
+        let ours = s.legal_moves(g).expect("moves");
+        let kept_only = free_moves(rules.with_kept, &s);
+        for m in free_moves(rules.free, &s) {
+            if ours.contains(&m) {
+                continue;
+            }
+            let mut t = s.clone();
+            let e = t.play_unchecked(g, &m).expect_err("rejected");
+            assert!(e.message.contains("not legal"), "{}", e.message);
+            let at = &rules.text[e.span.start as usize..];
+            if kept_only.contains(&m) {
+                at_other += 1;
+                assert!(at.starts_with(other), "{at:.40}");
+            } else {
+                at_kept += 1;
+                assert!(at.starts_with(kept), "{at:.40}");
+            }
+            assert!(reference::play(g, &s, &m).is_err());
+        }
+        if ours.is_empty() || s.outcome(g).expect("outcome").is_some() {
+            break;
+        }
+        let m = &ours[rng.below(ours.len())];
+        s = s.play(g, m).expect("play");
+    }
+    (at_kept, at_other)
+}
+
 /// The moves of `free` (a game whose moves are written the same) at `s`.
 fn free_moves(free: &Game, s: &State) -> Vec<tabula::Move> {
     let t = State::from_text(free, &s.to_text(free)).expect("the same position");
@@ -1543,35 +1597,8 @@ fn a_require_over_the_groups_is_asked_as_the_placements_are_listed() {
         1,
     ))
     .expect("only the group rule");
-    let mut s = crate::start(&g);
-    let mut rng = Rng::new(5);
-    let (mut by_groups, mut by_nbr) = (0, 0);
-    for _ in 0..12 {
-        let ours = s.legal_moves(&g).expect("moves");
-        let grouped = free_moves(&only_groups, &s);
-        for m in free_moves(&free, &s) {
-            if ours.contains(&m) {
-                continue;
-            }
-            let mut t = s.clone();
-            let e = t.play_unchecked(&g, &m).expect_err("rejected");
-            assert!(e.message.contains("not legal"), "{}", e.message);
-            let at = &SNAKES[e.span.start as usize..];
-            if grouped.contains(&m) {
-                by_nbr += 1;
-                assert!(at.starts_with(nbr), "{at:.40}");
-            } else {
-                by_groups += 1;
-                assert!(at.starts_with("require all g"), "{at:.40}");
-            }
-            assert!(reference::play(&g, &s, &m).is_err());
-        }
-        if ours.is_empty() || s.outcome(&g).expect("outcome").is_some() {
-            break;
-        }
-        let m = &ours[rng.below(ours.len())];
-        s = s.play(&g, m).expect("play");
-    }
+    let rules = Rules { text: SNAKES, free: &free, with_kept: &only_groups };
+    let (by_groups, by_nbr) = rejected_at(&g, &rules, ("require all g", nbr), 5, 12);
     assert!(by_groups > 0 && by_nbr > 0, "{by_groups} by the groups, {by_nbr} by the neighbours");
 }
 
@@ -1612,35 +1639,8 @@ fn a_group_size_require_is_asked_as_the_cells_are_listed() {
         |r: &str, t: &str| t.replacen(r, &format!("if {} {{ pass }}\n", &r[8..r.len() - 1]), 1);
     let free = crate::game_text(&unruled(first, &unruled(second, GROWTH))).expect("no rules");
     let only_first = crate::game_text(&unruled(second, GROWTH)).expect("the first rule");
-    let mut s = crate::start(&g);
-    let mut rng = Rng::new(11);
-    let (mut by_first, mut by_second) = (0, 0);
-    for _ in 0..40 {
-        let ours = s.legal_moves(&g).expect("moves");
-        let firsts = free_moves(&only_first, &s);
-        for m in free_moves(&free, &s) {
-            if ours.contains(&m) {
-                continue;
-            }
-            let mut t = s.clone();
-            let e = t.play_unchecked(&g, &m).expect_err("rejected");
-            assert!(e.message.contains("not legal"), "{}", e.message);
-            let at = &GROWTH[e.span.start as usize..];
-            if firsts.contains(&m) {
-                by_second += 1;
-                assert!(at.starts_with(second), "{at:.40}");
-            } else {
-                by_first += 1;
-                assert!(at.starts_with(first), "{at:.40}");
-            }
-            assert!(reference::play(&g, &s, &m).is_err());
-        }
-        if ours.is_empty() || s.outcome(&g).expect("outcome").is_some() {
-            break;
-        }
-        let m = &ours[rng.below(ours.len())];
-        s = s.play(&g, m).expect("play");
-    }
+    let rules = Rules { text: GROWTH, free: &free, with_kept: &only_first };
+    let (by_first, by_second) = rejected_at(&g, &rules, (first, second), 11, 40);
     assert!(by_first > 0 && by_second > 0, "{by_first} by the first, {by_second} by the second");
 }
 

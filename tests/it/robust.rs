@@ -1239,6 +1239,32 @@ fn same_under_limits(
     (errors, lists)
 }
 
+/// [`same_under_limits`] at each position of a game of `fast` of up to
+/// `plies` turns (the move `ply * stride` of each list, modulo its
+/// length): the step errors and the move lists met on the way.
+fn same_along_a_game(
+    fast: &Game,
+    walked: &Game,
+    plies: usize,
+    limits: std::ops::Range<u32>,
+    stride: usize,
+) -> (u32, u32) {
+    let mut s = crate::start(fast);
+    let (mut errors, mut lists) = (0, 0);
+    for ply in 0..plies {
+        let ctx = format!("ply {ply}");
+        let (e, l) = same_under_limits(fast, walked, &s, limits.clone(), &ctx, |_| {});
+        (errors, lists) = (errors + e, lists + l);
+        let moves = s.legal_moves(fast).unwrap_or_else(|e| panic!("{e}"));
+        let Some(m) = moves.get(ply * stride % moves.len().max(1)) else { break };
+        s.play_unchecked(fast, m).unwrap_or_else(|e| panic!("{e}"));
+        if s.outcome(fast).ok().flatten().is_some() {
+            break;
+        }
+    }
+    (errors, lists)
+}
+
 #[test]
 fn a_zone_listed_at_once_counts_its_steps() {
     // `choose k in pool(me)` over a counted zone without a filter lists the
@@ -1395,18 +1421,7 @@ fn lines_through_a_cell_count_the_lines_passed_over() {
     let through = crate::game_text(&ours).unwrap_or_else(|e| panic!("{e}"));
     let walked = crate::game_text(&walked).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((fired(&through), fired(&walked)), (4, 0));
-    let mut s = crate::start(&through);
-    let (mut errors, mut lists) = (0, 0);
-    for ply in 0..6 {
-        let (e, l) = same_under_limits(&through, &walked, &s, 1..90, &format!("ply {ply}"), |_| {});
-        (errors, lists) = (errors + e, lists + l);
-        let moves = s.legal_moves(&through).unwrap_or_else(|e| panic!("{e}"));
-        let Some(m) = moves.get(ply * 5 % moves.len().max(1)) else { break };
-        s.play_unchecked(&through, m).unwrap_or_else(|e| panic!("{e}"));
-        if s.outcome(&through).ok().flatten().is_some() {
-            break;
-        }
-    }
+    let (errors, lists) = same_along_a_game(&through, &walked, 6, 1..90, 5);
     assert!(errors > 20 && lists > 20, "{errors} errors, {lists} lists");
 }
 
@@ -1618,19 +1633,7 @@ fn the_largest_group_counts_a_step_per_cell() {
     let at_once = crate::game_text(&ours).unwrap_or_else(|e| panic!("{e}"));
     let walked = crate::game_text(&walked).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((fired(&at_once), fired(&walked)), (4, 0));
-    let mut s = crate::start(&at_once);
-    let (mut errors, mut lists) = (0, 0);
-    for ply in 0..8 {
-        let (e, l) =
-            same_under_limits(&at_once, &walked, &s, 1..120, &format!("ply {ply}"), |_| {});
-        (errors, lists) = (errors + e, lists + l);
-        let moves = s.legal_moves(&at_once).unwrap_or_else(|e| panic!("{e}"));
-        let Some(m) = moves.get(ply * 7 % moves.len().max(1)) else { break };
-        s.play_unchecked(&at_once, m).unwrap_or_else(|e| panic!("{e}"));
-        if s.outcome(&at_once).ok().flatten().is_some() {
-            break;
-        }
-    }
+    let (errors, lists) = same_along_a_game(&at_once, &walked, 8, 1..120, 7);
     assert!(errors > 20 && lists > 20, "{errors} errors, {lists} lists");
 }
 
@@ -1655,18 +1658,7 @@ fn a_group_size_require_asked_at_listing_counts_no_step() {
     let listed = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
     let run = crate::game_text(&run).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((fired(&listed), fired(&run)), (true, false));
-    let mut s = crate::start(&listed);
-    let (mut errors, mut lists) = (0, 0);
-    for ply in 0..10 {
-        let (e, l) = same_under_limits(&listed, &run, &s, 1..150, &format!("ply {ply}"), |_| {});
-        (errors, lists) = (errors + e, lists + l);
-        let moves = s.legal_moves(&listed).unwrap_or_else(|e| panic!("{e}"));
-        let Some(m) = moves.get(ply * 5 % moves.len().max(1)) else { break };
-        s.play_unchecked(&listed, m).unwrap_or_else(|e| panic!("{e}"));
-        if s.outcome(&listed).ok().flatten().is_some() {
-            break;
-        }
-    }
+    let (errors, lists) = same_along_a_game(&listed, &run, 10, 1..150, 5);
     assert!(errors > 20 && lists > 20, "{errors} errors, {lists} lists");
 }
 

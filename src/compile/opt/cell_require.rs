@@ -7,7 +7,8 @@
 
 use super::super::expr::{bits_at, flood, Compiler};
 use super::super::{Cx, Set, Var, B, I};
-use crate::ir::{BinOp, Builtin, Expr, Slot, Stmt, StmtKind, Ty, UnOp, NONE8};
+use super::logical;
+use crate::ir::{Builtin, Expr, Slot, Stmt, StmtKind, Ty, UnOp, NONE8};
 use crate::source::Span;
 
 /// `require`s right after the mover's `place K at c` of a chosen cell
@@ -137,17 +138,7 @@ fn sized_only(e: &Expr, c: Slot) -> bool {
     let here = match e {
         Expr::Const(_) | Expr::Local(..) | Expr::Me | Expr::Prop(..) | Expr::Inline(..) => true,
         Expr::Unary(UnOp::Not, _) => true,
-        Expr::Binary(op, ..) => matches!(
-            op,
-            BinOp::And
-                | BinOp::Or
-                | BinOp::Eq
-                | BinOp::Ne
-                | BinOp::Lt
-                | BinOp::Le
-                | BinOp::Gt
-                | BinOp::Ge
-        ),
+        Expr::Binary(op, ..) => logical(*op),
         _ => false,
     };
     let mut all = here;

@@ -770,8 +770,9 @@
 //!     `choose c in D [where F]` of a cell, then `place K at c` for the
 //!     mover (`K` a constant or a local), then one or more `require C`
 //!     whose only look at the position is `size(group(c))` (with
-//!     constants, locals, `me`, `not`, `and`, `or` and comparisons
-//!     around it; no arithmetic, which may overflow) are asked of every
+//!     constants, locals, `me`, `not`, `and`, `or`, comparisons,
+//!     properties of kinds and inlined `def`s around it; no arithmetic,
+//!     which may overflow) are asked of every
 //!     cell as the options are listed and not run after the decision, as
 //!     pass 17's are for placements (`machine::prune`, `admits` for a
 //!     drawing playout, `take_choice` for a move played from its

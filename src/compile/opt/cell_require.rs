@@ -149,7 +149,7 @@ fn sized_only(e: &Expr, c: Slot) -> bool {
 }
 
 /// Whether `e` is `size(group(c))`.
-pub(in crate::compile) fn is_group_size(e: &Expr, c: Slot) -> bool {
+fn is_group_size(e: &Expr, c: Slot) -> bool {
     let Expr::Builtin(Builtin::Size, a, _) = e else { return false };
     let [Expr::Builtin(Builtin::Group, g, _)] = &a[..] else { return false };
     matches!(&g[..], [Expr::Local(s, _)] if *s == c)

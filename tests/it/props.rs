@@ -4,6 +4,8 @@
 //!
 //! - [`check_any`]: any bytes load to a game or to diagnostics that render.
 //! - [`mutate`]: a bundled game mutated token by token (most mutants parse).
+//! - [`agree_some`]: the compiled evaluator and the reference interpreter
+//!   agree along random plies wherever both answer.
 //! - [`play_checked`]: random play with invariants: every legal move plays,
 //!   its notation reads back as the same move, the position text and JSON
 //!   round-trip, observations never show hidden contents.
@@ -358,5 +360,36 @@ pub fn wire_any(g: &Game, text: &str) {
     if let Ok(rec) = serde_json::from_str::<Record>(text) {
         let _ = rec.game_path(std::path::Path::new("records/r.json"));
         let _ = rec.replay(g);
+    }
+}
+
+/// The compiled evaluator and the reference interpreter agree along a few
+/// random plies of `g` wherever both answer: the same first position, the
+/// same move lists, outcomes and successors. A side that stops with an
+/// error (a step limit, a rule error) ends the comparison: passes may take
+/// fewer steps than the written rules, and a lazy tail meets an error
+/// when its move is played rather than listed.
+pub fn agree_some(g: &Game, seed: u64, plies: usize) {
+    use tabula::interp::reference;
+    let mut gen = Gen(seed);
+    let (Ok(mut s), Ok(r)) = (State::initial_seeded(g, seed), reference::initial(g, seed)) else {
+        return;
+    };
+    assert_eq!(s, r, "the first positions differ");
+    for ply in 0..plies {
+        let (Ok(ours), Ok(theirs)) = (s.legal_moves(g), reference::legal_moves(g, &s)) else {
+            return;
+        };
+        assert_eq!(ours, theirs, "ply {ply}: the move lists differ\n{}", s.to_text(g));
+        let (Ok(a), Ok(b)) = (s.outcome(g), reference::outcome(g, &s)) else { return };
+        assert_eq!(a, b, "ply {ply}: the outcomes differ");
+        if ours.is_empty() {
+            return;
+        }
+        let m = &ours[gen.below(ours.len())];
+        let mut t = s.clone();
+        let (Ok(()), Ok(r)) = (t.play_unchecked(g, m), reference::play(g, &s, m)) else { return };
+        assert_eq!(t, r, "ply {ply}: {} leads elsewhere", State::move_text(g, m));
+        s = t;
     }
 }

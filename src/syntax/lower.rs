@@ -498,11 +498,8 @@ impl Lower {
                     }
                 }
                 let to = exprs.pop().unwrap_or_else(|| panic!("grammar/lowering mismatch: move"));
-                match (has_from, from) {
-                    (true, Some(from)) => {
-                        let kind = exprs
-                            .pop()
-                            .unwrap_or_else(|| panic!("grammar/lowering mismatch: kind"));
+                match (has_from, from, exprs.pop()) {
+                    (true, Some(from), Some(kind)) => {
                         let count = match (all, exprs.pop()) {
                             (true, _) => Count::All,
                             (false, Some(n)) => Count::Number(n),
@@ -510,7 +507,21 @@ impl Lower {
                         };
                         StmtKind::Transfer { count, kind, from, to }
                     }
-                    _ => {
+                    (true, Some(_), None) => {
+                        // The grammar lets `move all from Z to Y` through.
+                        self.problems.push(
+                            Problem::new(
+                                "tabula::syntax::move",
+                                "`move all` between zones needs a kind",
+                                sp,
+                                "all of which pieces?",
+                            )
+                            .help("write `move all K from Z to Y`: every piece of kind `K` in `Z`"),
+                        );
+                        StmtKind::Pass
+                    }
+                    (_, _, last) => {
+                        exprs.extend(last);
                         if all || exprs.len() != 1 {
                             self.problems.push(
                                 Problem::new(

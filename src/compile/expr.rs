@@ -648,6 +648,32 @@ impl Counted {
             _ => counts.iter().map(|&x| i64::from(x)).sum(),
         }
     }
+
+    /// [`Counted::eval`] of a zone of `N` kinds (`n == N`): the counters
+    /// read as one slice of a length known when compiled, with no branch
+    /// on the length.
+    #[inline(always)]
+    fn eval_n<const W: usize, const N: usize>(self, cx: &Cx<'_, W>) -> i64 {
+        let me = cx.st.current;
+        if self.per != 0 && me == NONE8 {
+            return 0;
+        }
+        let b = self.base as usize + self.per as usize * me as usize;
+        cx.st.data.get(b..b + N).map_or(0, |c| c.iter().map(|&x| i64::from(x)).sum())
+    }
+
+    /// A closure of `f` of the count, made for the number of kinds (one or
+    /// two, the common cases, without a branch on it).
+    fn closure<const W: usize, R: 'static>(
+        self,
+        f: impl Fn(i64) -> R + Send + Sync + 'static,
+    ) -> Box<dyn Fn(&mut Cx<'_, W>) -> R + Send + Sync> {
+        match self.n {
+            1 => Box::new(move |cx| f(self.eval_n::<W, 1>(cx))),
+            2 => Box::new(move |cx| f(self.eval_n::<W, 2>(cx))),
+            _ => Box::new(move |cx| f(self.eval(cx))),
+        }
+    }
 }
 
 macro_rules! with_opnd {
@@ -1115,13 +1141,13 @@ impl<'g, const W: usize> Compiler<'g, W> {
         if let (Some(c), Expr::Const(v)) = (self.counted(a), b) {
             if let Some(k) = const_word(v) {
                 self.notes.push(COUNT_NOTE.into());
-                return Box::new(move |cx| f(c.eval(cx), k));
+                return c.closure(move |x| f(x, k));
             }
         }
         if let (Expr::Const(v), Some(c)) = (a, self.counted(b)) {
             if let Some(k) = const_word(v) {
                 self.notes.push(COUNT_NOTE.into());
-                return Box::new(move |cx| f(k, c.eval(cx)));
+                return c.closure(move |x| f(k, x));
             }
         }
         // A set's size against a constant or a word local (`size(group(c))
@@ -1583,7 +1609,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
             Builtin::CountAll => {
                 if let Some(c) = self.counted_count(&args[0]) {
-                    return Box::new(move |cx| c.eval(cx));
+                    return c.closure(|x| x);
                 }
                 // A zone named in the rule, its player read in place.
                 if let Expr::Zone(z, p) = &args[0] {

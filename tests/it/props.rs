@@ -2,7 +2,8 @@
 //! and by the fast deterministic tests below: whatever the input, these
 //! functions return normally (a failed property is a panic).
 //!
-//! - [`check_any`]: any bytes load to a game or to diagnostics that render.
+//! - [`check_any`]: any bytes load to a game or to diagnostics that render,
+//!   none of them an internal error (the parser and the lowering disagree).
 //! - [`mutate`]: a bundled game mutated token by token (most mutants parse).
 //! - [`agree_some`]: the compiled evaluator and the reference interpreter
 //!   agree along random plies wherever both answer.
@@ -48,8 +49,17 @@ pub fn render(problems: &[tabula::Problem]) -> String {
     out
 }
 
+/// A `tabula::syntax::internal` report is a bug (a parse tree the lowering
+/// does not expect): for users a report, for the properties a failure, as
+/// the panic it replaced was.
+pub fn no_internal_error(problems: &[tabula::Problem]) {
+    if let Some(p) = problems.iter().find(|p| p.code == "tabula::syntax::internal") {
+        panic!("the parser and the lowering disagree:\n{}", render(std::slice::from_ref(p)));
+    }
+}
+
 /// Any bytes: a game (whose setup may fail with a rule error) or
-/// diagnostics that render.
+/// diagnostics that render, none of them an internal error.
 pub fn check_any(bytes: &[u8]) -> Option<Game> {
     let text = String::from_utf8_lossy(bytes);
     match Game::load(&Source::new("fuzz.game", text.as_ref()), &[]) {
@@ -61,6 +71,7 @@ pub fn check_any(bytes: &[u8]) -> Option<Game> {
             assert!(!d.problems.is_empty());
             assert!(d.problems.len() <= tabula::diag::MAX_PROBLEMS);
             render(&d.problems);
+            no_internal_error(&d.problems);
             None
         }
     }

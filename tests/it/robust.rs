@@ -45,7 +45,13 @@ fn mangled_game_files_never_panic() {
         let text = std::fs::read_to_string(&path).unwrap();
         for _ in 0..rounds {
             let m = mangle(&text, &mut rng);
-            let Ok(g) = Game::load(&Source::new("m.game", m.clone()), &[]) else { continue };
+            let g = match Game::load(&Source::new("m.game", m.clone()), &[]) {
+                Ok(g) => g,
+                Err(d) => {
+                    crate::props::no_internal_error(&d.problems);
+                    continue;
+                }
+            };
             let Ok(mut s) = State::initial(&g) else { continue };
             for _ in 0..3 {
                 let Ok(moves) = s.legal_moves(&g) else { break };
@@ -303,9 +309,12 @@ fn fuzz_properties_mutants_agree() {
     let mut compared = 0;
     for _ in 0..rounds {
         let data: Vec<u8> = (0..1 + gen.below(12)).map(|_| gen.next_u64() as u8).collect();
-        if let Ok(g) = Game::load(&tabula::Source::new("m.game", mutate(&data)), &[]) {
-            agree_some(&g, gen.next_u64(), 8);
-            compared += 1;
+        match Game::load(&tabula::Source::new("m.game", mutate(&data)), &[]) {
+            Ok(g) => {
+                agree_some(&g, gen.next_u64(), 8);
+                compared += 1;
+            }
+            Err(d) => no_internal_error(&d.problems),
         }
     }
     assert!(compared > rounds / 10, "only {compared} of {rounds} mutants load");

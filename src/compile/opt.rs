@@ -5573,7 +5573,9 @@ fn dirs_rounds<const W: usize, G: GuardSet<W>, R: RoundBody<W>, const TICK: bool
                     let mut k = d0;
                     while k < dirs {
                         let m = row[k];
-                        if if (m as usize) < cells { set.contains(m) } else { at_none } {
+                        // A step off the board is `NO_CELL`, in no set
+                        // (`W` is at most 4 words): `at_none` answers it.
+                        if set.contains(m) || (at_none && m as usize >= cells) {
                             n = m;
                             break;
                         }

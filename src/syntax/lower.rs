@@ -302,10 +302,11 @@ impl Lower {
                     Some(s) if s.as_rule() == Rule::graph_board => {
                         BoardShape::Graph(self.graph(s)?)
                     }
-                    Some(s) => {
+                    Some(s) if s.as_rule() == Rule::hex_board => {
                         let mut i = s.into_inner();
                         BoardShape::HexHex { side: self.expr(next(&mut i, Rule::expr)?)? }
                     }
+                    Some(s) => return Err(Mismatch::new(span(&s), "a board shape here")),
                     None => return Err(Mismatch::missing("a board shape in this")),
                 };
                 Item::Board(shape, sp)
@@ -342,10 +343,12 @@ impl Lower {
                 let mut ordered = false;
                 let mut visibility = Visibility::Public;
                 for o in inner {
+                    let osp = span(&o);
                     match o.into_inner().next().map(|x| x.as_rule()) {
                         Some(Rule::ordered) => ordered = true,
                         Some(Rule::owner_only) => visibility = Visibility::Owner,
-                        _ => visibility = Visibility::Hidden,
+                        Some(Rule::hidden) => visibility = Visibility::Hidden,
+                        _ => return Err(Mismatch::new(osp, "a zone option here")),
                     }
                 }
                 Item::Zone { name, per_player, ordered, visibility, span: sp }

@@ -648,6 +648,50 @@ pub fn transfer_first<const W: usize>(seq: usize, to: Dest<W>, at: Span, span: S
     })
 }
 
+/// [`transfer_first`] to another ordered zone named in the rule, shared or
+/// of a constant player (sequence `to`; `move first(deck) from deck to
+/// row`): the same checks, failures and errors in the same order, the
+/// piece moved from one sequence to the other directly instead of through
+/// [`Dest`] and `zone_add`'s tests of the zone's kind. `None` where the two
+/// are one sequence.
+pub fn transfer_first_seq<const W: usize>(
+    seq: usize,
+    to: usize,
+    at: Span,
+    span: Span,
+) -> Option<StmtFn<W>> {
+    if seq == to {
+        return None;
+    }
+    Some(Box::new(move |cx| {
+        let (from, dest) = match cx.st.seqs.split_at_mut_checked(seq.max(to)) {
+            Some((a, [b, ..])) if seq < to => (a.get_mut(seq), Some(b)),
+            Some((a, [b, ..])) => (Some(b), a.get_mut(to)),
+            _ => (None, None),
+        };
+        let (Some(from), Some(dest)) = (from, dest) else { return fail(cx, span) };
+        let k = match from.first() {
+            End::Known(k) => k,
+            End::Unknown => {
+                cx.fr.fail(super::expr::face_down(), at);
+                return Ctl::Error;
+            }
+            End::Empty => return fail(cx, span),
+        };
+        // The first piece is the first of its kind; an ordered zone's
+        // limit is on all its pieces (as `zone_add` asks it).
+        if !from.take(k, 1) {
+            return fail(cx, span);
+        }
+        if dest.len() + 1 > usize::from(u16::MAX) {
+            zone_full(cx, span);
+            return Ctl::Error;
+        }
+        dest.push(k, 1);
+        Ctl::Next
+    }))
+}
+
 /// [`transfer_first`] to a counted zone named in the rule whose player is
 /// a constant, `me` or a word local (`move first(deck) from deck to
 /// hand(p)`): the same checks, failures and errors in the same order, the

@@ -537,6 +537,11 @@ impl<const W: usize> Compiler<'_, W> {
                     if self.fixed_seq(&args[0]) == Some(seq) {
                         // A zone named in the rule (counted or ordered): its
                         // id and player, without a closure for its word.
+                        if let Some(dest) = self.fixed_seq(to) {
+                            if let Some(f) = effect::transfer_first_seq(seq, dest, *at, span) {
+                                return f;
+                            }
+                        }
                         let to = match to {
                             Expr::Zone(z, p) => {
                                 let who = self.arg_of(p.as_deref());

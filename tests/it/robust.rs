@@ -829,20 +829,24 @@ fn four_moves_or_overflow(text: &str, legal: bool, rule: &str) {
 
 #[test]
 fn a_draw_into_a_full_zone_stops_with_an_error() {
-    // `move first(Z) from Z to Y` into a counted zone named in the rule,
-    // its player `me`, a local or a constant: the draw into 65534 pieces
-    // is a legal turn, into 65535 a rule error at the statement, as in the
-    // reference interpreter.
-    for draw in [
-        "move first(heap) from heap to pool(me)",
-        "let p = me\n move first(heap) from heap to pool(p)",
-        "move first(heap) from heap to pool(A)",
+    // `move first(Z) from Z to Y` into a zone named in the rule: counted,
+    // its player `me`, a local or a constant; ordered, shared or of a
+    // constant player (one sequence to another). The draw into 65534
+    // pieces is a legal turn, into 65535 a rule error at the statement, as
+    // in the reference interpreter.
+    for (dest, draw) in [
+        ("pool(A)", "move first(heap) from heap to pool(me)"),
+        ("pool(A)", "let p = me\n move first(heap) from heap to pool(p)"),
+        ("pool(A)", "move first(heap) from heap to pool(A)"),
+        ("row", "move first(heap) from heap to row"),
+        ("line(A)", "move first(heap) from heap to line(A)"),
     ] {
         for (held, legal) in [(65534, true), (65535, false)] {
             let text = format!(
                 "players A, B\nboard square 2 by 2\npiece Stone\n\
                  zone pool per player\nzone heap shared ordered\n\
-                 setup {{\n add {held} Stone to pool(A)\n add 3 Stone to heap\n}}\n\
+                 zone row shared ordered\nzone line per player ordered\n\
+                 setup {{\n add {held} Stone to {dest}\n add 3 Stone to heap\n}}\n\
                  turn {{\n choose c in cells where empty(c)\n place Stone at c\n {draw}\n}}\n"
             );
             let line = draw.lines().last().unwrap_or_default().trim();

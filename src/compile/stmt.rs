@@ -912,7 +912,7 @@ impl<const W: usize> Compiler<'_, W> {
             return None;
         };
         let (z, Some(Expr::Local(p, _))) = self.counted_zone(domain)? else { return None };
-        let (Var::W(pi), kvar @ Var::W(_)) = (self.var(*p), self.var(*slot)) else { return None };
+        let (Var::W(pi), kvar @ Var::W(kw)) = (self.var(*p), self.var(*slot)) else { return None };
         if pi != q {
             return None;
         }
@@ -921,7 +921,10 @@ impl<const W: usize> Compiler<'_, W> {
         let spans = (span, *inner);
         if let Some(kq) = filter.as_ref().and_then(|f| self.kind_filter(f, body)) {
             let body = self.stmt_fns(body);
-            return Some(effect::for_players_kinds(q as usize, z, kvar, kq, body, spans));
+            return Some(match kq.into_pass(kw as usize, self.t.kinds) {
+                Ok(kp) => effect::for_players_kinds(q as usize, z, kvar, kp, body, spans),
+                Err(kq) => effect::for_players_kinds(q as usize, z, kvar, kq, body, spans),
+            });
         }
         let filter = filter.as_ref().map(|f| self.bool_(f));
         let body = self.stmt_fns(body);

@@ -956,7 +956,10 @@ pub const STEPPED: &str = "players A, B\nboard square 4 by 4 with 8 neighbours\n
 /// (`row`), every round reads it again (a `Green` passes once a `Red` has
 /// joined the row in the same loop); where it does not (a `def` called
 /// with two locals, the loop's and the chosen kind, both compared with
-/// the row's pieces), the zone is read once per loop.
+/// the row's pieces), the zone is read once per loop; where the filter is
+/// `any` with a condition of the loop's local alone (the third loop: an
+/// order, not a symmetric relation, and a filter on the row's pieces),
+/// the kinds that pass are found once per loop from the row's kinds.
 pub const KIND_FILTER: &str = "players A, B\n\
     piece Red \"r\" { t: 1 }\n\
     piece Blue \"b\" { t: 2 }\n\
@@ -980,6 +983,11 @@ pub const KIND_FILTER: &str = "players A, B\n\
       }\n\
       for q in players {\n\
         for j in hand(q) where matched(j, k) {\n\
+          move j from hand(q) to out\n\
+        }\n\
+      }\n\
+      for q in players {\n\
+        for j in hand(q) where any n in row where t(n) != 1: t(n) < t(j) {\n\
           move j from hand(q) to out\n\
         }\n\
       }\n\

@@ -208,6 +208,68 @@ fn writes_zone(stmts: &[Stmt], z: u16) -> bool {
     })
 }
 
+/// Pass 41's filter where the quantifier is `any n in Z: C(n, k)` with
+/// `C` a kind set of the loop's own local `k` (and at most a fixed filter
+/// on `n`): the kinds `k` that pass are the union, over the kinds `Z`
+/// holds, of the kinds that pass with that one (`inverse`, made at load),
+/// found once per loop; each round then tests its kind's bit. A value of
+/// `k` that is no kind is asked of the quantifier as before.
+pub struct KindPass<const W: usize> {
+    kq: KindQuant<W>,
+    /// Per kind `j` of the zone's pieces: the kinds `k` for which a piece
+    /// of kind `j` passes.
+    inverse: Box<[u64]>,
+    /// The filter on the zone's pieces (`all` without one).
+    held_filter: u64,
+    /// The loop's local's word slot.
+    slot: usize,
+}
+
+impl<const W: usize> KindQuant<W> {
+    /// This quantifier as a [`KindPass`] of a loop over kinds whose local
+    /// is word slot `slot`, if it has that form.
+    pub fn into_pass(self, slot: usize, kinds: usize) -> Result<KindPass<W>, KindQuant<W>> {
+        let held_filter = match (&self.q, &self.f) {
+            (Quant::Any, None) => self.all,
+            (Quant::Any, Some(KindSet::Fixed(m))) => *m,
+            _ => return Err(self),
+        };
+        let inverse = match &self.b {
+            Some(KindSet::ByLocal(s, rows)) if *s == slot && rows.len() > kinds => (0..kinds)
+                .map(|j| {
+                    (0..kinds).filter(|&k| rows[k] >> j & 1 != 0).fold(0u64, |m, k| m | 1 << k)
+                })
+                .collect(),
+            _ => return Err(self),
+        };
+        Ok(KindPass { kq: self, inverse, held_filter, slot })
+    }
+}
+
+impl<const W: usize> RoundFilter<W> for KindPass<W> {
+    /// The kinds that pass, and the kinds the zone holds.
+    type Fixed = (u64, u64);
+    #[inline(always)]
+    fn fixed(&self, cx: &mut Cx<'_, W>) -> (u64, u64) {
+        let held = self.kq.held(cx);
+        let mut js = held & self.held_filter;
+        let mut pass = 0;
+        while js != 0 {
+            let j = js.trailing_zeros() as usize;
+            js &= js - 1;
+            pass |= self.inverse.get(j).copied().unwrap_or(0);
+        }
+        (pass, held)
+    }
+    #[inline(always)]
+    fn pass(&self, cx: &mut Cx<'_, W>, (pass, held): (u64, u64)) -> bool {
+        match cx.fr.w.get(self.slot).copied() {
+            Some(k) if (0..self.inverse.len() as i64).contains(&k) => pass >> k & 1 != 0,
+            _ => self.kq.test(cx, held),
+        }
+    }
+}
+
 impl<const W: usize> RoundFilter<W> for KindQuant<W> {
     type Fixed = u64;
     #[inline(always)]

@@ -930,12 +930,12 @@ impl<'a> Checker<'a> {
                 ast::Item::Turn(phase, b, sp) => {
                     let unnamed = sec.turns.iter().find(|t| t.0.is_none() || phase.is_none());
                     if let Some(first) = unnamed {
-                        let first = first.2;
+                        let first = header(first.2, first.1);
                         self.report(
                             Problem::new(
                                 "tabula::check::duplicate",
                                 "`turn` is declared twice",
-                                *sp,
+                                header(*sp, b),
                                 "declared again here",
                             )
                             .also(first, "first declared here")
@@ -947,7 +947,7 @@ impl<'a> Checker<'a> {
                         if let Some(first) =
                             sec.turns.iter().find(|t| t.0.is_some_and(|m| m.name == n.name))
                         {
-                            let first = first.2;
+                            let first = first.0.map_or(header(first.2, first.1), |m| m.span);
                             self.report(
                                 Problem::new(
                                     "tabula::check::duplicate",
@@ -1215,6 +1215,16 @@ fn item_span(item: &ast::Item) -> Span {
     }
 }
 
+/// The part of a block's declaration before its braces (`turn`, `turn
+/// placing`, `on no moves`): what a report about the declaration itself
+/// labels, rather than the whole block.
+fn header(item: Span, b: &ast::Block) -> Span {
+    match b.span.start {
+        end if end > item.start && end <= item.end => Span { start: item.start, end },
+        _ => item,
+    }
+}
+
 fn dup_block<'a>(
     c: &mut Checker<'a>,
     slot: &mut Option<(&'a ast::Block, Span)>,
@@ -1222,13 +1232,13 @@ fn dup_block<'a>(
     sp: Span,
     what: &str,
 ) {
-    if let Some((_, first)) = slot {
-        let first = *first;
+    if let Some((first_block, first)) = slot {
+        let first = header(*first, first_block);
         c.report(
             Problem::new(
                 "tabula::check::duplicate",
                 format!("`{what}` is declared twice"),
-                sp,
+                header(sp, b),
                 "declared again here",
             )
             .also(first, "first declared here")

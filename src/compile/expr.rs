@@ -291,6 +291,13 @@ pub fn zone_total<const W: usize>(cx: &Cx<'_, W>, z: u16, p: u8) -> i64 {
     }
 }
 
+/// The number of pieces of ordered zone sequence `i` (`zone_total` of
+/// an ordered zone whose sequence is known at load).
+#[inline(always)]
+fn seq_len<const W: usize>(cx: &Cx<'_, W>, i: usize) -> i64 {
+    cx.st.seqs.get(i).map_or(0, |q| q.len() as i64)
+}
+
 /// Binds each element of `d` to `var` in turn and calls `f`, until `f`
 /// says stop (returns false). Zones and groups are read live, as the
 /// position may change between elements.
@@ -848,6 +855,13 @@ impl<'g, const W: usize> Compiler<'g, W> {
         self.counted_count(a.first()?)
     }
 
+    /// The sequence of `count(Z)` for an ordered zone `Z` whose sequence
+    /// is known at load.
+    fn seq_count(&self, e: &Expr) -> Option<usize> {
+        let Expr::Builtin(Builtin::CountAll, a, _) = e else { return None };
+        self.fixed_seq(a.first()?)
+    }
+
     /// `count(z)` as a [`Counted`], if zone expression `z` allows it.
     fn counted_count(&self, z: &Expr) -> Option<Counted> {
         let (z, p) = self.counted_zone(z)?;
@@ -1148,6 +1162,23 @@ impl<'g, const W: usize> Compiler<'g, W> {
             if let Some(k) = const_word(v) {
                 self.notes.push(COUNT_NOTE.into());
                 return c.closure(move |x| f(k, x));
+            }
+        }
+        // An ordered zone's count against a constant (`count(row) == 6`):
+        // its sequence's length, read in place.
+        for (z, v, swap) in [(a, b, false), (b, a, true)] {
+            if let (Some(i), Expr::Const(v)) = (self.seq_count(z), v) {
+                if let Some(k) = const_word(v) {
+                    self.notes.push(COUNT_NOTE.into());
+                    return Box::new(move |cx| {
+                        let n = seq_len(cx, i);
+                        if swap {
+                            f(k, n)
+                        } else {
+                            f(n, k)
+                        }
+                    });
+                }
             }
         }
         // A set's size against a constant or a word local (`size(group(c))
@@ -1610,6 +1641,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
             Builtin::CountAll => {
                 if let Some(c) = self.counted_count(&args[0]) {
                     return c.closure(|x| x);
+                }
+                if let Some(i) = self.fixed_seq(&args[0]) {
+                    return Box::new(move |cx| seq_len(cx, i));
                 }
                 // A zone named in the rule, its player read in place.
                 if let Expr::Zone(z, p) = &args[0] {

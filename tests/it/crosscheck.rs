@@ -350,20 +350,24 @@ pub fn cases() -> Vec<(String, Game)> {
                     on no moves { pass }";
     out.push(("switches".into(), crate::game_text(switches).expect("switches game")));
     // Counts of zones (the mover's, a shared one) compared with constants
-    // on either side and read as words: read in place (`expr::Counted`).
+    // on either side and read as words: read in place (`expr::Counted`);
+    // an ordered zone's count, its sequence's length read in place.
     let counts = "players A, B\nboard square 3 by 3\npiece Stone\npiece Pebble\n\
-                  zone pool per player\nzone bag shared\n\
-                  setup { for p in players { add 3 Stone to pool(p)\n add 2 Pebble to pool(p) } }\n\
+                  zone pool per player\nzone bag shared\nzone deck shared ordered\n\
+                  setup { for p in players { add 3 Stone to pool(p)\n add 2 Pebble to pool(p) }\n add 3 Stone to deck }\n\
                   turn {\n\
                     choose k in pool(me)\n\
                     choose c in cells where empty(c)\n\
                     take k from pool(me)\n\
                     place k at c\n\
+                    if 1 < count(deck) and k == Stone { move first(deck) from deck to bag }\n\
+                    if count(deck) == 1 and k == Pebble { add Pebble to deck }\n\
                     if k == Pebble and count(pool(me)) >= 3 { add Stone to bag }\n\
                     if 1 < count(bag) { take Stone from bag }\n\
                     let n = count(pool(me)) + count(bag)\n\
                     if 0 == count(bag) and count(pool(me)) == 2 { win me }\n\
                     if n == 3 { win opponent }\n\
+                    if count(deck) + count(bag) == 6 { win me }\n\
                   }\n\
                   on no moves { pass }";
     out.push(("counts".into(), crate::game_text(counts).expect("counts game")));

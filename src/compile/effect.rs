@@ -1645,29 +1645,6 @@ pub fn for_<const W: usize>(
 #[cfg(test)]
 mod tests {
     use super::first_held;
-    use crate::compile::kinds_held;
-
-    #[test]
-    fn kinds_held_counts_the_counters_above_zero() {
-        // Every pattern of held and empty counters on up to 13 kinds (three
-        // words of four and a remainder), counts up to 65535 (the top bit
-        // of a lane set or not), against a plain count.
-        for len in 0..=13usize {
-            for bits in 0u32..1 << len {
-                let c: Vec<u16> =
-                    (0..len)
-                        .map(|k| {
-                            if bits >> k & 1 != 0 {
-                                [1, 0x8000, u16::MAX, 0x7FFF][k % 4]
-                            } else {
-                                0
-                            }
-                        })
-                        .collect();
-                assert_eq!(kinds_held(&c) as usize, c.iter().filter(|&&n| n > 0).count(), "{c:?}");
-            }
-        }
-    }
 
     #[test]
     fn first_held_is_the_first_counter_above_zero() {

@@ -904,20 +904,10 @@ impl LeafArm {
 }
 
 /// How many kinds the counters `counts` hold: the options of a `choose`
-/// among them. Four counters at a time: a 16-bit lane's top bit is set
-/// where the lane is not 0, and those bits are counted.
+/// among them.
 #[inline(always)]
 pub fn kinds_held(counts: &[u16]) -> u32 {
-    const LOW: u64 = 0x7FFF_7FFF_7FFF_7FFF;
-    const TOP: u64 = 0x8000_8000_8000_8000;
-    let mut chunks = counts.chunks_exact(4);
-    let mut n = 0;
-    for q in &mut chunks {
-        let w =
-            u64::from(q[0]) | u64::from(q[1]) << 16 | u64::from(q[2]) << 32 | u64::from(q[3]) << 48;
-        n += (((w & LOW) + LOW | w) & TOP).count_ones();
-    }
-    n + chunks.remainder().iter().map(|&c| u32::from(c != 0)).sum::<u32>()
+    counts.iter().map(|&n| u32::from(n != 0)).sum()
 }
 
 /// Pass 33: the [`LeafCount`] of a turn, where it has one (see there).

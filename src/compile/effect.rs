@@ -1104,6 +1104,48 @@ pub fn zone_piece<const W: usize>(z: u16, cell: usize, add: bool, span: Span) ->
     })
 }
 
+/// `add kind(c) to Z(owner(c))` and then `remove c` (a piece leaving the
+/// board for its owner's counted zone) as one closure: [`zone_piece`]'s
+/// checks, failure and error at `span` (the `add`'s), then the cell
+/// emptied with the piece already read. The `remove` cannot fail there:
+/// the cell holds the piece the `add` read.
+pub fn piece_home<const W: usize>(z: u16, cell: usize, span: Span) -> StmtFn<W> {
+    Box::new(move |cx| {
+        let c = cx.fr.w[cell] as CellId;
+        let v = code_at(cx, c);
+        if v == 0 {
+            // An empty cell has no kind and no owner.
+            return fail(cx, span);
+        }
+        let (pl, k) = cx.t.codes[v as usize];
+        let i = cx.t.counter(z, pl, k);
+        match one_piece(cx, i, true, span) {
+            Ctl::Next => {}
+            other => return other,
+        }
+        put_off(cx, c, usize::from(pl), usize::from(k));
+        Ctl::Next
+    })
+}
+
+/// [`put`] of an empty cell on the cell `c`, which holds a piece of player
+/// `p` and kind `k`.
+#[inline(always)]
+fn put_off<const W: usize>(cx: &mut Cx<'_, W>, c: CellId, p: usize, k: usize) {
+    let players = cx.t.players;
+    let st = &mut *cx.st;
+    st.data[c as usize] = 0;
+    let (w, bit) = ((c >> 6) as usize, 1u64 << (c & 63));
+    if w < W {
+        for set in [p, players + k] {
+            if let Some(x) = st.bits.get_mut(set * W + w) {
+                *x &= !bit;
+            }
+        }
+    }
+    cx.fr.epoch += 1;
+}
+
 /// Records the error of a zone that would pass 65535 pieces.
 #[cold]
 fn zone_full<const W: usize>(cx: &mut Cx<'_, W>, span: Span) {

@@ -293,6 +293,9 @@ impl<const W: usize> Compiler<'_, W> {
                     ops.push(Op::Run(effect::seq(std::mem::take(&mut run))));
                 }
                 self.fork_stmt(s, ops, (nbr, cell));
+            } else if let Some(f) = self.fused_pair(s, stmts.get(i + 1)) {
+                run.push(effect::after_lets(std::mem::take(&mut lets), f));
+                pushed.push(i + 1);
             } else {
                 self.push_fused(s, &mut lets, &mut run);
             }
@@ -301,6 +304,31 @@ impl<const W: usize> Compiler<'_, W> {
         if !run.is_empty() {
             ops.push(Op::Run(effect::seq(run)));
         }
+    }
+
+    /// Pass 45: a statement and the one after it as one closure, where
+    /// their pair has a form of its own: `add kind(c) to Z(owner(c))` then
+    /// `remove c`, for a counted zone and a cell local (a piece leaving the
+    /// board for its owner's zone).
+    fn fused_pair(&mut self, s: &Stmt, next: Option<&Stmt>) -> Option<StmtFn<W>> {
+        let (
+            StmtKind::Add { count: None, kind: Expr::Builtin(Builtin::KindOf, ka, _), zone },
+            Some(Stmt { kind: StmtKind::Remove(Expr::Local(r, _)), .. }),
+        ) = (&s.kind, next)
+        else {
+            return None;
+        };
+        let Some((z, Some(Expr::Builtin(Builtin::Owner, pa, _)))) = self.counted_zone(zone) else {
+            return None;
+        };
+        let ([Expr::Local(a, _)], [Expr::Local(b, _)]) = (&ka[..], &pa[..]) else {
+            return None;
+        };
+        let (true, Var::W(i)) = (a == b && a == r, self.var(*a)) else {
+            return None;
+        };
+        self.notes.push(PIECE_HOME_NOTE.into());
+        Some(effect::piece_home(z, i as usize, s.span))
     }
 
     /// Statements without decisions, as closures; a `let` of a leaf word
@@ -319,7 +347,14 @@ impl<const W: usize> Compiler<'_, W> {
     ) -> Vec<StmtFn<W>> {
         let mut out = Vec::new();
         let mut lets = Vec::new();
-        for s in stmts {
+        let mut i = 0;
+        while let Some(s) = stmts.get(i) {
+            i += 1;
+            if let Some(f) = self.fused_pair(s, stmts.get(i)) {
+                out.push(effect::after_lets(std::mem::take(&mut lets), f));
+                i += 1;
+                continue;
+            }
             self.push_fused(s, &mut lets, &mut out);
         }
         match last {
@@ -1030,3 +1065,7 @@ fn players_loop<'b>(
 /// (alone, or inside a loop over the players).
 const FOR_KINDS_NOTE: &str =
     "kinds in place: a `for` over a zone's kinds, its counters read directly";
+
+/// The note of pass 45 ([`Compiler::fused_pair`]).
+const PIECE_HOME_NOTE: &str =
+    "piece home: `add kind(c) to Z(owner(c))` and `remove c` as one effect";

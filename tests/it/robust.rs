@@ -828,6 +828,44 @@ fn four_moves_or_overflow(text: &str, legal: bool, rule: &str) {
 }
 
 #[test]
+fn a_piece_sent_home_fails_from_an_empty_cell_and_stops_at_a_full_zone() {
+    // `add kind(c) to pool(owner(c))` then `remove c` (compiled as one
+    // effect, pass 45): from an empty cell the `add` fails the turn, so
+    // of the four cells only B's piece on b2 is a move; into a pool of
+    // 65535 it is a rule error at the `add`; the reference agrees. The
+    // piece is B's Blue, so the counter it reads is not the first.
+    let add = "add kind(c) to pool(owner(c))";
+    for (held, legal) in [(65534, true), (65535, false)] {
+        let text = format!(
+            "players A, B\nboard square 2 by 2\npiece Red\npiece Blue\nzone pool per player\n\
+             setup {{\n place Blue of B at b2\n add {held} Blue to pool(B)\n}}\n\
+             turn {{\n choose c in cells\n {add}\n remove c\n}}\n\
+             on no moves {{ pass }}\n"
+        );
+        let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+        let s = crate::start(&g);
+        let ours = s.legal_moves(&g);
+        let theirs = tabula::interp::reference::legal_moves(&g, &s);
+        if legal {
+            let ours = ours.expect("legal");
+            assert_eq!(ours.len(), 1, "{held}");
+            assert_eq!(theirs.expect("legal").len(), 1, "{held}");
+            // The piece left b2 for B's pool: the reference's position.
+            let t = s.play(&g, &ours[0]).expect("plays");
+            let r = tabula::interp::reference::play(&g, &s, &ours[0]).expect("reference play");
+            assert_eq!(t, r);
+            assert_ne!(t, s);
+        } else {
+            let e = ours.expect_err("past the limit");
+            assert!(e.message.contains("more than 65535"), "{}", e.message);
+            assert_eq!(pointed(&g, &e), add);
+            let r = theirs.expect_err("the reference stops too");
+            assert!(r.message.contains("more than 65535"), "{}", r.message);
+        }
+    }
+}
+
+#[test]
 fn a_draw_into_a_full_zone_stops_with_an_error() {
     // `move first(Z) from Z to Y` into a zone named in the rule: counted,
     // its player `me`, a local or a constant; ordered, shared or of a

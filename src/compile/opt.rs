@@ -5687,6 +5687,11 @@ impl<const W: usize> RoundBody<W> for IfThen<W> {
 struct StepSwitch<const W: usize, const KEEP: bool> {
     /// The word of `x`.
     j: usize,
+    /// The word of the round's cell `n`, which a `move n to x` arm reads
+    /// from the rounds (the value they wrote there, still in a register)
+    /// and not from the frame: a load just after that store costs far
+    /// more than its instructions (boop. `perft 4`, session 48).
+    n: usize,
     switch: Switch<W>,
     /// Pass 42: the round changes no cell a later round's guard reads.
     apart: bool,
@@ -5772,7 +5777,7 @@ impl<const W: usize, const KEEP: bool> RoundBody<W> for StepSwitch<W, KEEP> {
         if KEEP {
             cx.fr.w[self.j] = x;
         }
-        self.switch.run_at(cx, x)
+        self.switch.run_at_known(cx, x, (self.n, n))
     }
 
     #[inline(always)]
@@ -5815,11 +5820,12 @@ impl<const W: usize> Compiler<'_, W> {
                     self.notes.push(APART_NOTE.into());
                 }
                 let (switch, keep) = self.switch_of(cond, then, otherwise, &[*x, dir])?;
-                let j = j as usize;
+                let Var::W(n) = self.var(cell) else { return None };
+                let (j, n) = (j as usize, n as usize);
                 Some(if keep {
-                    Round::Keep(StepSwitch { j, switch, apart })
+                    Round::Keep(StepSwitch { j, n, switch, apart })
                 } else {
-                    Round::Lean(StepSwitch { j, switch, apart })
+                    Round::Lean(StepSwitch { j, n, switch, apart })
                 })
             }
             _ => None,
@@ -5998,6 +6004,18 @@ impl<const W: usize> Switch<W> {
     /// [`Switch::run`] where the switched local holds `c`.
     #[inline(always)]
     fn run_at(&self, cx: &mut Cx<'_, W>, c: i64) -> super::effect::Ctl {
+        self.run_at_known(cx, c, (usize::MAX, NO_CELL))
+    }
+
+    /// [`Switch::run_at`] where word local `known.0` is known to hold the
+    /// cell `known.1`: a `move` arm from that local takes it from there.
+    #[inline(always)]
+    fn run_at_known(
+        &self,
+        cx: &mut Cx<'_, W>,
+        c: i64,
+        known: (usize, CellId),
+    ) -> super::effect::Ctl {
         let off = c == i64::from(NO_CELL);
         let on = (c as usize) < cx.t.cells;
         let code = if on { cx.st.data.get(c as usize).copied().unwrap_or(0) } else { 0 };
@@ -6007,7 +6025,7 @@ impl<const W: usize> Switch<W> {
         match self.branches.get(usize::from(self.table[bits])) {
             Some(Arm::Run(b)) => b(cx),
             Some(Arm::MoveIn(a, span)) => {
-                let a = cx.fr.w[*a] as CellId;
+                let a = if *a == known.0 { known.1 } else { cx.fr.w[*a] as CellId };
                 super::effect::move_into_empty(cx, a, c as CellId, *span)
             }
             _ => super::effect::Ctl::Next,

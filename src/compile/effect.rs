@@ -1110,22 +1110,25 @@ pub fn zone_piece<const W: usize>(z: u16, cell: usize, add: bool, span: Span) ->
 /// emptied with the piece already read. The `remove` cannot fail there:
 /// the cell holds the piece the `add` read.
 pub fn piece_home<const W: usize>(z: u16, cell: usize, span: Span) -> StmtFn<W> {
-    Box::new(move |cx| {
-        let c = cx.fr.w[cell] as CellId;
-        let v = code_at(cx, c);
-        if v == 0 {
-            // An empty cell has no kind and no owner.
-            return fail(cx, span);
-        }
-        let (pl, k) = cx.t.codes[v as usize];
-        let i = cx.t.counter(z, pl, k);
-        match one_piece(cx, i, true, span) {
-            Ctl::Next => {}
-            other => return other,
-        }
-        put_off(cx, c, usize::from(pl), usize::from(k));
-        Ctl::Next
-    })
+    Box::new(move |cx| piece_home_at(cx, cx.fr.w[cell] as CellId, z, span))
+}
+
+/// [`piece_home`] of the piece on cell `c`.
+#[inline(always)]
+pub fn piece_home_at<const W: usize>(cx: &mut Cx<'_, W>, c: CellId, z: u16, span: Span) -> Ctl {
+    let v = code_at(cx, c);
+    if v == 0 {
+        // An empty cell has no kind and no owner.
+        return fail(cx, span);
+    }
+    let (pl, k) = cx.t.codes[v as usize];
+    let i = cx.t.counter(z, pl, k);
+    match one_piece(cx, i, true, span) {
+        Ctl::Next => {}
+        other => return other,
+    }
+    put_off(cx, c, usize::from(pl), usize::from(k));
+    Ctl::Next
 }
 
 /// [`put`] of an empty cell on the cell `c`, which holds a piece of player

@@ -5846,6 +5846,11 @@ enum Arm<const W: usize> {
     /// cell, reached only where that cell is on the board and empty (pass
     /// 39): the move without the questions the switch answered.
     MoveIn(usize, crate::source::Span),
+    /// Pass 45's `add kind(y) to Z(owner(y))` and `remove y` of the cell
+    /// in word slot `y` (an action's body alone, or the branch's two
+    /// statements), run in the switch's closure: the cell taken from the
+    /// rounds where they know it ([`Switch::run_at_known`]).
+    Home(usize, u16, crate::source::Span),
 }
 
 /// What `check --passes` says of a [`Arm::MoveIn`].
@@ -5965,7 +5970,10 @@ impl<const W: usize> Compiler<'_, W> {
                         _ => None,
                     }
                 }
-                _ => None,
+                (_, [Stmt { kind: StmtKind::Block(binds, inner), .. }]) if binds.is_empty() => {
+                    self.home_arm(inner, reads, &mut read)
+                }
+                _ => self.home_arm(body, reads, &mut read),
             };
             branches.push(match into {
                 Some(arm) => {
@@ -5984,7 +5992,22 @@ impl<const W: usize> Compiler<'_, W> {
         self.notes.push("cell switch: an `if` chain over one cell's state".into());
         Some((Switch { i: i as usize, table, branches }, read))
     }
+
+    /// A branch that is exactly pass 45's pair, as [`Arm::Home`] (`read`:
+    /// whether its cell is one of `reads`).
+    fn home_arm(&mut self, body: &[Stmt], reads: &[Slot], read: &mut bool) -> Option<Arm<W>> {
+        let [s, next] = body else { return None };
+        let (z, y, span) = self.home_pair(s, Some(next))?;
+        if let StmtKind::Remove(Expr::Local(a, _)) = &next.kind {
+            *read |= reads.contains(a);
+        }
+        self.notes.push(HOME_ARM_NOTE.into());
+        Some(Arm::Home(y, z, span))
+    }
 }
+
+/// What `check --passes` says of an [`Arm::Home`].
+const HOME_ARM_NOTE: &str = "cell switch: a piece sent home (pass 45) made in place";
 
 /// Pass 29's switch: the cell in word slot `i`, the branch for each of
 /// its states (see [`Compiler::cell_switch`]), run in the closure that
@@ -6027,6 +6050,10 @@ impl<const W: usize> Switch<W> {
             Some(Arm::MoveIn(a, span)) => {
                 let a = if *a == known.0 { known.1 } else { cx.fr.w[*a] as CellId };
                 super::effect::move_into_empty(cx, a, c as CellId, *span)
+            }
+            Some(Arm::Home(y, z, span)) => {
+                let y = if *y == known.0 { known.1 } else { cx.fr.w[*y] as CellId };
+                super::effect::piece_home_at(cx, y, *z, *span)
             }
             _ => super::effect::Ctl::Next,
         }

@@ -311,6 +311,14 @@ impl<const W: usize> Compiler<'_, W> {
     /// `remove c`, for a counted zone and a cell local (a piece leaving the
     /// board for its owner's zone).
     fn fused_pair(&mut self, s: &Stmt, next: Option<&Stmt>) -> Option<StmtFn<W>> {
+        let (z, i, span) = self.home_pair(s, next)?;
+        self.notes.push(PIECE_HOME_NOTE.into());
+        Some(effect::piece_home(z, i, span))
+    }
+
+    /// Pass 45's pair `add kind(c) to Z(owner(c))`, `remove c` (`s` and
+    /// `next`): the zone, the word of `c` and the `add`'s span.
+    pub(super) fn home_pair(&self, s: &Stmt, next: Option<&Stmt>) -> Option<(u16, usize, Span)> {
         let (
             StmtKind::Add { count: None, kind: Expr::Builtin(Builtin::KindOf, ka, _), zone },
             Some(Stmt { kind: StmtKind::Remove(Expr::Local(r, _)), .. }),
@@ -327,8 +335,7 @@ impl<const W: usize> Compiler<'_, W> {
         let (true, Var::W(i)) = (a == b && a == r, self.var(*a)) else {
             return None;
         };
-        self.notes.push(PIECE_HOME_NOTE.into());
-        Some(effect::piece_home(z, i as usize, s.span))
+        Some((z, i as usize, s.span))
     }
 
     /// Statements without decisions, as closures; a `let` of a leaf word

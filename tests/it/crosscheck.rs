@@ -316,6 +316,35 @@ pub fn cases() -> Vec<(String, Game)> {
                   }\n\
                   on no moves { pass }";
     out.push(("rounds".into(), crate::game_text(rounds).expect("rounds game")));
+    // Pushes whose switch sends a piece home (pass 45's pair as a switch
+    // arm, `Arm::Home`): the round's own cell (taken from the rounds), the
+    // cell behind it (read from its local), and, after the loop, a plain
+    // switch whose `empty(z)` arm sends home another cell, `w`, which may
+    // be empty or off the board (the turn then fails). Two kinds, so that
+    // the counter found is not always the first.
+    let home_arms = "players A, B\nboard square 4 by 4 with 8 neighbours\npiece Red\npiece Blue\n\
+                     zone pool per player\n\
+                     setup { for p in players { add 4 Red to pool(p)  add 3 Blue to pool(p) } }\n\
+                     action home(y) {\n add kind(y) to pool(owner(y))\n remove y\n}\n\
+                     turn {\n\
+                       choose k in pool(me)\n\
+                       choose c in cells where empty(c)\n\
+                       take k from pool(me)\n\
+                       place k at c\n\
+                       for d in dirs {\n\
+                         let n = step(c, d)\n\
+                         if occupied(n) {\n\
+                           let x = step(n, d)\n\
+                           if off(x) { home(n) } else if empty(x) { move n to x } else { home(x) }\n\
+                         }\n\
+                       }\n\
+                       let z = step(c, se)\n\
+                       let w = step(c, nw)\n\
+                       if off(z) { } else if empty(z) { home(w) } else { home(z) }\n\
+                       if count(pool(me)) == 0 { win me }\n\
+                     }\n\
+                     on no moves { pass }";
+    out.push(("home arms".into(), crate::game_text(home_arms).expect("home arms game")));
     // Runs of three and of four statements (`effect::seq` writes them
     // out) whose first statement may end the run: a `require` that
     // fails, a `win` after which nothing else runs.

@@ -5687,10 +5687,10 @@ impl<const W: usize> RoundBody<W> for IfThen<W> {
 struct StepSwitch<const W: usize, const KEEP: bool> {
     /// The word of `x`.
     j: usize,
-    /// The word of the round's cell `n`, which a `move n to x` arm reads
-    /// from the rounds (the value they wrote there, still in a register)
-    /// and not from the frame: a load just after that store costs far
-    /// more than its instructions (boop. `perft 4`, session 48).
+    /// The word of the round's cell `n`: a `move n to x` or send-home arm
+    /// takes `n` from the rounds (the value they wrote there, still in a
+    /// register), not from the frame, whose read cost far more wall time
+    /// than its instructions (boop. `perft 4`, docs/performance.md).
     n: usize,
     switch: Switch<W>,
     /// Pass 42: the round changes no cell a later round's guard reads.
@@ -6031,7 +6031,8 @@ impl<const W: usize> Switch<W> {
     }
 
     /// [`Switch::run_at`] where word local `known.0` is known to hold the
-    /// cell `known.1`: a `move` arm from that local takes it from there.
+    /// cell `known.1`: a `move` or send-home arm of that local takes it
+    /// from there.
     #[inline(always)]
     fn run_at_known(
         &self,

@@ -769,28 +769,33 @@ impl Lower {
                 (e, h, deep)
             }
         };
+        // Each part comes with its extent in the text, brackets included:
+        // a value in brackets, `(x - 1)`, keeps the span of what is inside
+        // them, and an operator around it, `6 / (x - 1)`, spans both.
         PRATT
-            .map_primary(|p| -> Result<Lowered, Mismatch> {
+            .map_primary(|p| -> Result<(Lowered, Span), Mismatch> {
+                let outer = span(&p);
                 let (e, h) = self.primary(p)?;
-                Ok((e, h, None))
+                Ok(((e, h, None), outer))
             })
             .map_prefix(move |op, rhs| {
-                let (rhs, h, deep) = rhs?;
-                let sp = span(&op).to(rhs.span);
+                let ((rhs, h, deep), outer) = rhs?;
+                let sp = span(&op).to(outer);
                 let u = if op.as_rule() == Rule::not_op { UnOp::Not } else { UnOp::Neg };
                 let e = Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span: sp };
-                Ok(cap(e, h + 1, deep, span(&op)))
+                Ok((cap(e, h + 1, deep, span(&op)), sp))
             })
             .map_infix(move |lhs, op, rhs| {
-                let ((lhs, hl, dl), (rhs, hr, dr)) = (lhs?, rhs?);
-                let sp = lhs.span.to(rhs.span);
+                let (((lhs, hl, dl), lo), ((rhs, hr, dr), ro)) = (lhs?, rhs?);
+                let sp = lo.to(ro);
                 let Some(b) = binop(op.as_rule()) else {
                     return Err(Mismatch::new(span(&op), "an operator here"));
                 };
                 let e = Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span: sp };
-                Ok(cap(e, 1 + hl.max(hr), dl.or(dr), span(&op)))
+                Ok((cap(e, 1 + hl.max(hr), dl.or(dr), span(&op)), sp))
             })
             .parse(pairs)
+            .map(|(lowered, _)| lowered)
     }
 
     /// `graph { points ... links ... lines ... }`
@@ -970,6 +975,23 @@ mod tests {
         assert!(p.label.starts_with("the lowering expected "), "{p:?}");
         assert!(p.help.as_deref().is_some_and(|h| h.contains("report it")), "{p:?}");
         p
+    }
+
+    #[test]
+    fn an_operator_spans_the_brackets_around_its_operands() {
+        // `6 / (x - 1)`: the division ends at the closing bracket, its
+        // bracketed operand keeps the span inside the brackets, and a
+        // `not` before a bracketed value spans to the bracket too.
+        let text = "6 / (x - 1) + (y)";
+        let e = lower().expr(pair(Rule::expr, text)).unwrap();
+        let ExprKind::Binary(BinOp::Add, div, y) = &e.kind else { panic!("{e:?}") };
+        assert_eq!(e.span, Span::new(0, text.len()));
+        assert_eq!(div.span, Span::new(0, 11));
+        assert_eq!(y.span, Span::new(15, 16));
+        let ExprKind::Binary(BinOp::Div, _, sub) = &div.kind else { panic!("{div:?}") };
+        assert_eq!(sub.span, Span::new(5, 10));
+        let e = lower().expr(pair(Rule::expr, "not (a or b)")).unwrap();
+        assert_eq!(e.span, Span::new(0, 12));
     }
 
     #[test]

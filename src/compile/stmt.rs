@@ -68,6 +68,25 @@ pub enum Op<const W: usize> {
     /// then the test; continue at the op after next when it holds, at the
     /// op when not. The op after it is never run.
     RunUnless(StmtFn<W>, B<W>, u32),
+    /// A `RunUnless` whose test's false branch begins with another test
+    /// that nothing else reaches (an `else if` after statements), the
+    /// second test moved in by [`fuse_tests`] (pass 46): the statements,
+    /// then the first test (continue at the op after next when it
+    /// holds), then the second (at op `then` when it holds, at op `to`
+    /// when not). The op after it and the second test's old place are
+    /// never run.
+    RunElseIf {
+        /// The statements.
+        run: StmtFn<W>,
+        /// The first test.
+        test: B<W>,
+        /// The second test, asked where the first fails.
+        or: B<W>,
+        /// Where the second test's branch starts.
+        then: u32,
+        /// Where both fail.
+        to: u32,
+    },
     /// One iteration of a `while` (counted against the step limit).
     Tick(Span),
     /// Starts a `for`: the collection into `d[dom]`, the index `w[idx]` = 0.
@@ -122,38 +141,51 @@ pub enum Op<const W: usize> {
     },
 }
 
-/// Makes each `Run` followed by a `JumpUnless` that no op jumps to one
-/// `RunUnless`, leaving a `Jump` past it in the test's place, which no
-/// run reaches. (A run also resumes right after a decision or a reveal,
-/// which is never the `Run` of such a pair.) Returns how many were
-/// fused. One dispatch of the machine fewer where a test of an `if` or
-/// `while` with a decision inside follows statements (boop.'s `if any l
-/// in lines(3): ...` after the placement and its pushes).
-pub fn fuse_tests<const W: usize>(ops: &mut [Op<W>]) -> usize {
-    let mut target = vec![false; ops.len() + 1];
-    for op in ops.iter() {
-        let to = match op {
-            Op::Jump(to) | Op::JumpUnless(_, to) | Op::RunUnless(_, _, to) => to,
-            Op::LoopNext { exit, .. } => exit,
-            Op::Either { arms, .. } => {
-                for &a in arms {
-                    if let Some(t) = target.get_mut(a as usize) {
-                        *t = true;
-                    }
-                }
-                continue;
+/// How many ops jump to each op (an `either`'s branches included; the
+/// last entry is the block's end).
+fn jumps_to<const W: usize>(ops: &[Op<W>]) -> Vec<u32> {
+    let mut count = vec![0u32; ops.len() + 1];
+    let mut add = |to: u32| {
+        if let Some(t) = count.get_mut(to as usize) {
+            *t += 1;
+        }
+    };
+    for op in ops {
+        match op {
+            Op::Jump(to) | Op::JumpUnless(_, to) | Op::RunUnless(_, _, to) => add(*to),
+            Op::RunElseIf { then, to, .. } => {
+                add(*then);
+                add(*to);
             }
-            _ => continue,
-        };
-        if let Some(t) = target.get_mut(*to as usize) {
-            *t = true;
+            Op::LoopNext { exit, .. } => add(*exit),
+            Op::Either { arms, .. } => arms.iter().for_each(|&a| add(a)),
+            _ => {}
         }
     }
-    let mut fused = 0;
+    count
+}
+
+/// Makes each `Run` followed by a `JumpUnless` that no op jumps to one
+/// `RunUnless` (pass 36), leaving a `Jump` past it in the test's place,
+/// which no run reaches. (A run also resumes right after a decision or a
+/// reveal, which is never the `Run` of such a pair.) Then (pass 46) a
+/// `RunUnless` whose test, where it fails, goes to a `JumpUnless` that
+/// only it reaches (no other op jumps there, and the op before is a
+/// `Jump`, so no op runs on into it and no run resumes there) takes that
+/// second test in: a `RunElseIf`, the second test's place left a `Jump`
+/// past it, which no run reaches. Returns the notes of what was fused.
+/// One dispatch of the machine fewer where a test of an `if` or `while`
+/// with a decision inside follows statements (boop.'s `if any l in
+/// lines(3): ...` after the placement and its pushes), and another where
+/// that `if`'s `else if` is asked (boop.'s `else if count(pool(me)) ==
+/// 0`, asked after every placement that makes no line).
+pub fn fuse_tests<const W: usize>(ops: &mut [Op<W>]) -> Vec<&'static str> {
+    let mut notes = Vec::new();
+    let target = jumps_to(ops);
     for pc in 0..ops.len().saturating_sub(1) {
         if !matches!(
             (&ops[pc], &ops[pc + 1], target.get(pc + 1)),
-            (Op::Run(_), Op::JumpUnless(..), Some(false))
+            (Op::Run(_), Op::JumpUnless(..), Some(0))
         ) {
             continue;
         }
@@ -163,11 +195,37 @@ pub fn fuse_tests<const W: usize>(ops: &mut [Op<W>]) -> usize {
             std::mem::replace(&mut ops[pc + 1], after),
         ) {
             ops[pc] = Op::RunUnless(f, c, to);
-            fused += 1;
+            notes.push(FUSED_TEST_NOTE);
         }
     }
-    fused
+    let target = jumps_to(ops);
+    for pc in 0..ops.len() {
+        let Op::RunUnless(_, _, to) = ops[pc] else { continue };
+        let to = to as usize;
+        let only_edge = target.get(to) == Some(&1)
+            && to > 0
+            && matches!(ops.get(to - 1), Some(Op::Jump(_)))
+            && matches!(ops.get(to), Some(Op::JumpUnless(..)));
+        if !only_edge {
+            continue;
+        }
+        let gone = Op::Jump(to as u32 + 1);
+        if let (Op::RunUnless(run, test, _), Op::JumpUnless(or, end)) =
+            (std::mem::replace(&mut ops[pc], Op::Jump(0)), std::mem::replace(&mut ops[to], gone))
+        {
+            ops[pc] = Op::RunElseIf { run, test, or, then: to as u32 + 1, to: end };
+            notes.push(ELSE_IF_NOTE);
+        }
+    }
+    notes
 }
+
+/// The note of pass 36.
+const FUSED_TEST_NOTE: &str = "fused test: statements and the test after them as one op";
+
+/// The note of pass 46.
+const ELSE_IF_NOTE: &str =
+    "fused test: an `else if`'s test where the fused test fails, in the same op";
 
 impl<const W: usize> Op<W> {
     /// Whether this op is a decision (`choose`, `either`, `random`): a run
@@ -195,6 +253,9 @@ pub fn decides_after_chance<const W: usize>(
         Some(&Op::Jump(to)) => out.push(to as usize),
         Some(&Op::JumpUnless(_, to)) => out.extend([pc + 1, to as usize]),
         Some(&Op::RunUnless(_, _, to)) => out.extend([pc + 2, to as usize]),
+        Some(&Op::RunElseIf { then, to, .. }) => {
+            out.extend([pc + 2, then as usize, to as usize])
+        }
         Some(&Op::LoopNext { exit, .. }) => out.extend([pc + 1, exit as usize]),
         Some(Op::Either { arms, .. }) => out.extend(arms.iter().map(|&a| a as usize)),
         Some(_) => out.push(pc + 1),
@@ -244,8 +305,8 @@ impl<const W: usize> Compiler<'_, W> {
     pub fn block(&mut self, stmts: &[Stmt]) -> super::Block<W> {
         let mut ops = Vec::new();
         self.stmts(stmts, &mut ops);
-        if fuse_tests(&mut ops) > 0 {
-            self.notes.push("fused test: statements and the test after them as one op".into());
+        for note in fuse_tests(&mut ops) {
+            self.notes.push(note.into());
         }
         super::Block { ops }
     }
@@ -892,6 +953,9 @@ pub fn chance_before_decision<const W: usize>(b: &super::Block<W>) -> bool {
             Op::RunUnless(_, _, to) => {
                 todo.push(*to as usize);
                 todo.push(pc + 2);
+            }
+            Op::RunElseIf { then, to, .. } => {
+                todo.extend([*then as usize, *to as usize, pc + 2]);
             }
             Op::LoopNext { exit, .. } => {
                 todo.push(*exit as usize);

@@ -845,6 +845,31 @@ pub fn run<const W: usize>(
                 }
                 pc = if ok { pc + 1 } else { *to };
             }
+            Op::RunElseIf { run, test, or, then, to } => {
+                match run(&mut cx) {
+                    Ctl::Next => {}
+                    Ctl::Done => return Ok(Stop::Done),
+                    Ctl::Fail => return Ok(Stop::Fail(cx.fr.failed)),
+                    Ctl::Error => return Err(error(cx.fr)),
+                }
+                let ok = test(&mut cx);
+                if cx.fr.err.is_some() {
+                    return Err(error(cx.fr));
+                }
+                pc = if ok {
+                    pc + 1
+                } else {
+                    let ok = or(&mut cx);
+                    if cx.fr.err.is_some() {
+                        return Err(error(cx.fr));
+                    }
+                    if ok {
+                        *then
+                    } else {
+                        *to
+                    }
+                };
+            }
             Op::Jump(to) => pc = *to,
             Op::JumpUnless(c, to) => {
                 let ok = c(&mut cx);

@@ -345,6 +345,37 @@ pub fn cases() -> Vec<(String, Game)> {
                      }\n\
                      on no moves { pass }";
     out.push(("home arms".into(), crate::game_text(home_arms).expect("home arms game")));
+    // Statements, then `if` / `else if` chains with decisions inside
+    // (passes 36 and 46: the statements and the first two tests as one
+    // op): a chain of three tests without an `else`, so the third stays a
+    // test of its own; a chain of two with an `else`; tests that read the
+    // position the statements just changed. And two shapes pass 46 must
+    // leave alone: an `if` without `else` followed by another `if` (the
+    // first's branch runs on into the second test), and an `else` that
+    // begins with a `while` (its test is also where each round goes back).
+    let else_ifs = "players A, B\nboard square 3 by 3\npiece Stone\npiece Mark\n\
+                    var score per player = 0\n\
+                    turn {\n\
+                      choose c in cells where empty(c)\n\
+                      place Stone at c\n\
+                      score(me) += 1\n\
+                      if size(pieces(me)) >= 4 { choose d in pieces(me) as \"lift\"\n remove d }\n\
+                      else if rank(c) == 2 { choose e in cells where empty(e) as \"mark\"\n place Mark at e }\n\
+                      else if file(c) == 3 { either \"up\" { score(me) += 2 } or \"down\" { score(me) -= 1 } }\n\
+                      score(me) += 1\n\
+                      if rank(c) == 1 { choose f in cells where empty(f) as \"more\"\n place Stone at f }\n\
+                      else if score(me) >= 9 { choose g in pieces(opponent) as \"take\"\n remove g }\n\
+                      else { choose h in cells where empty(h) as \"else\" }\n\
+                      if score(me) >= 12 { win me }\n\
+                      score(me) += 1\n\
+                      if file(c) == 1 { choose k in cells where empty(k) as \"left\"\n place Mark at k }\n\
+                      if rank(c) == 3 { choose m in pieces(me) as \"top\"\n remove m }\n\
+                      score(me) -= 1\n\
+                      if file(c) == 2 { choose n in cells where empty(n) as \"mid\"\n place Mark at n }\n\
+                      else { while score(me) < 6 { choose q in cells where empty(q) as \"pad\"\n place Mark at q\n score(me) += 3 } }\n\
+                    }\n\
+                    on no moves { pass }";
+    out.push(("else ifs".into(), crate::game_text(else_ifs).expect("else ifs game")));
     // Runs of three and of four statements (`effect::seq` writes them
     // out) whose first statement may end the run: a `require` that
     // fails, a `win` after which nothing else runs.

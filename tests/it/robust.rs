@@ -866,6 +866,52 @@ fn a_piece_sent_home_fails_from_an_empty_cell_and_stops_at_a_full_zone() {
 }
 
 #[test]
+fn an_else_if_after_statements_is_asked_only_where_the_if_fails() {
+    // Statements, then `if A { decision } else if B { decision }`, the two
+    // tests run in one op (pass 46). On a 4×4 board, A is `file(c) == 1`
+    // and B, `6 / (rank(c) - 1) > 2`, divides by zero on the first rank.
+    // With B's pieces on b1, c1 and d1, B is never asked on the first
+    // rank: 13 empty cells, each placement leaving 12. A holds on file 1
+    // (4 cells × 12 options of `more`), B on ranks 2 and 3 of files 2 to
+    // 4 (6 cells × 12 options of `else`), neither on rank 4 of files 2
+    // to 4 (3 cells, a move each): 48 + 72 + 3 = 123 moves. Without those
+    // pieces, b1 asks B: a rule error at B's division.
+    let b = "6 / (rank(c) - 1)";
+    for (setup, moves) in [("place Stone of B at [b1, c1, d1]", Some(123)), ("", None)] {
+        let text = format!(
+            "players A, B\nboard square 4 by 4\npiece Stone\nsetup {{ {setup} }}\n\
+             turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
+             if file(c) == 1 {{ choose d in cells where empty(d) as \"more\"\n place Stone at d }}\n\
+             else if {b} > 2 {{ choose e in cells where empty(e) as \"else\"\n place Stone at e }}\n}}\n\
+             on no moves {{ pass }}\n"
+        );
+        let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            g.program().notes().iter().any(|n| n.contains("`else if`")),
+            "the two tests are one op here"
+        );
+        let s = crate::start(&g);
+        let ours = s.legal_moves(&g);
+        let theirs = tabula::interp::reference::legal_moves(&g, &s);
+        match moves {
+            Some(n) => {
+                let ours = ours.expect("legal");
+                assert_eq!(ours.len(), n);
+                assert_eq!(ours, theirs.expect("legal"));
+                assert_eq!(s.count_moves(&g).expect("count"), n as u64);
+            }
+            None => {
+                let e = ours.expect_err("a division by zero");
+                assert!(e.message.contains("division by zero"), "{}", e.message);
+                assert_eq!(pointed(&g, &e), b);
+                let r = theirs.expect_err("the reference stops too");
+                assert!(r.message.contains("division by zero"), "{}", r.message);
+            }
+        }
+    }
+}
+
+#[test]
 fn a_draw_into_a_full_zone_stops_with_an_error() {
     // `move first(Z) from Z to Y` into a zone named in the rule: counted,
     // its player `me`, a local or a constant; ordered, shared or of a

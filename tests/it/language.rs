@@ -653,6 +653,8 @@ fn bundled_games_use_their_compile_passes() {
                 "kinds in place: options of `choose piece`, the zone's counters read directly",
                 "live locals: an option of decision 1 (`square`) carries 2 of 15 words, 0 of 1 sets, 0 of 1 collections; again for each option 0 of 15, 0 of 1, 0 of 1",
                 "fused test: statements and the test after them as one op",
+                "fused test: an `else if`'s test where the fused test fails, in the same op",
+                "cell switch: a piece sent home (pass 45) made in place",
             ],
         ),
         (

@@ -253,9 +253,7 @@ pub fn decides_after_chance<const W: usize>(
         Some(&Op::Jump(to)) => out.push(to as usize),
         Some(&Op::JumpUnless(_, to)) => out.extend([pc + 1, to as usize]),
         Some(&Op::RunUnless(_, _, to)) => out.extend([pc + 2, to as usize]),
-        Some(&Op::RunElseIf { then, to, .. }) => {
-            out.extend([pc + 2, then as usize, to as usize])
-        }
+        Some(&Op::RunElseIf { then, to, .. }) => out.extend([pc + 2, then as usize, to as usize]),
         Some(&Op::LoopNext { exit, .. }) => out.extend([pc + 1, exit as usize]),
         Some(Op::Either { arms, .. }) => out.extend(arms.iter().map(|&a| a as usize)),
         Some(_) => out.push(pc + 1),

@@ -822,61 +822,49 @@ pub fn run<const W: usize>(
 ) -> Result<Stop, RunError> {
     let mut cx = Cx { t: &p.t, st, fr };
     let ops = &block.ops;
-    loop {
-        let Some(op) = ops.get(pc as usize) else { return Ok(Stop::Done) };
-        pc += 1;
-        match op {
-            Op::Run(f) => match f(&mut cx) {
+    // Statements: on to the next op, or the run's end as they ended it.
+    macro_rules! statements {
+        ($f:expr) => {
+            match $f(&mut cx) {
                 Ctl::Next => {}
                 Ctl::Done => return Ok(Stop::Done),
                 Ctl::Fail => return Ok(Stop::Fail(cx.fr.failed)),
                 Ctl::Error => return Err(error(cx.fr)),
-            },
+            }
+        };
+    }
+    // A test's answer, or the run's end at the rule error it raised.
+    macro_rules! test {
+        ($c:expr) => {{
+            let ok = $c(&mut cx);
+            if cx.fr.err.is_some() {
+                return Err(error(cx.fr));
+            }
+            ok
+        }};
+    }
+    loop {
+        let Some(op) = ops.get(pc as usize) else { return Ok(Stop::Done) };
+        pc += 1;
+        match op {
+            Op::Run(f) => statements!(f),
             Op::RunUnless(f, c, to) => {
-                match f(&mut cx) {
-                    Ctl::Next => {}
-                    Ctl::Done => return Ok(Stop::Done),
-                    Ctl::Fail => return Ok(Stop::Fail(cx.fr.failed)),
-                    Ctl::Error => return Err(error(cx.fr)),
-                }
-                let ok = c(&mut cx);
-                if cx.fr.err.is_some() {
-                    return Err(error(cx.fr));
-                }
-                pc = if ok { pc + 1 } else { *to };
+                statements!(f);
+                pc = if test!(c) { pc + 1 } else { *to };
             }
             Op::RunElseIf { run, test, or, then, to } => {
-                match run(&mut cx) {
-                    Ctl::Next => {}
-                    Ctl::Done => return Ok(Stop::Done),
-                    Ctl::Fail => return Ok(Stop::Fail(cx.fr.failed)),
-                    Ctl::Error => return Err(error(cx.fr)),
-                }
-                let ok = test(&mut cx);
-                if cx.fr.err.is_some() {
-                    return Err(error(cx.fr));
-                }
-                pc = if ok {
+                statements!(run);
+                pc = if test!(test) {
                     pc + 1
+                } else if test!(or) {
+                    *then
                 } else {
-                    let ok = or(&mut cx);
-                    if cx.fr.err.is_some() {
-                        return Err(error(cx.fr));
-                    }
-                    if ok {
-                        *then
-                    } else {
-                        *to
-                    }
+                    *to
                 };
             }
             Op::Jump(to) => pc = *to,
             Op::JumpUnless(c, to) => {
-                let ok = c(&mut cx);
-                if cx.fr.err.is_some() {
-                    return Err(error(cx.fr));
-                }
-                if !ok {
+                if !test!(c) {
                     pc = *to;
                 }
             }

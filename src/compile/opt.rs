@@ -821,9 +821,9 @@
 //!     `else` that begins with a `while` (whose test each round comes back
 //!     to), are left as they are. Games: boop. (`else if count(pool(me))
 //!     == 0`, asked after every placement that makes no line: callgrind
-//!     `perft 4` 859.5M → 839.4M, −2.34%; paired wall of `perft 5` 0.951–0.987 in four
-//!     code layouts), any game whose turn ends in an `if` / `else if`
-//!     chain with decisions inside.
+//!     `perft 4` 859.5M → 839.4M, −2.34%; paired wall of `perft 5`
+//!     0.951–0.987 in four code layouts), any game whose turn ends in an
+//!     `if` / `else if` chain with decisions inside.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes

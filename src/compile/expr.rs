@@ -2278,6 +2278,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
         if let Some(f) = self.largest_group(q, slot, domain, filter, body, span) {
             return f;
         }
+        if let Some(f) = self.first_in_range(q, slot, domain, filter, body, span) {
+            return f;
+        }
         let var = self.var(slot);
         let d = self.dom(domain);
         let flags = self.hoist(slot, filter, body);

@@ -730,6 +730,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("stepped".into(), crate::game_text(STEPPED).expect("stepped game")));
     out.push(("kind filter".into(), crate::game_text(KIND_FILTER).expect("kind filter game")));
     out.push(("zone walk".into(), crate::game_text(ZONE_WALK).expect("zone walk game")));
+    out.push(("ranges".into(), crate::game_text(RANGES).expect("ranges game")));
     out.push(("solo".into(), crate::game_text(SOLO).expect("solo game")));
     for (name, links) in [("looped", LOOPED), ("linked", LINKED)] {
         out.push((name.into(), crate::game_text(&pushed_on_graph(links)).expect("pushed game")));
@@ -1058,6 +1059,25 @@ pub const KIND_FILTER: &str = "players A, B\n\
       add Blue to hand(next(me))\n\
       add Pink to hand(next(me))\n\
       if count(out) >= 30 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// Pass 48's first number of a range: `min` and `max`, constant bounds
+/// and bounds read from the position, answers at either end, in the
+/// middle and none at all (0), in a `choose`'s filter, a `for`'s filter
+/// and an index; and an empty range without a filter.
+pub const RANGES: &str = "players A, B\n\
+    board square 5 by 5 with 8 neighbours\n\
+    piece Stone\n\
+    def reach(c, d) = min k in range(1, 6) where owner(ray(c, d)[k]) != opponent: k\n\
+    def far(c) = max k in range(rank(c), file(c) + 2) where empty(ray(c, n)[k]) or off(ray(c, n)[k]): k\n\
+    turn {\n\
+      choose c in cells where empty(c) and reach(c, ne) + far(c) != 4\n\
+      place Stone at c\n\
+      for d in dirs where reach(c, d) >= 2 and owner(ray(c, d)[reach(c, d)]) == me {\n\
+        change ray(c, d)[1] to me\n\
+      }\n\
+      if (max k in range(1, 0): k) == 0 and size(pieces(me)) >= 9 { win me }\n\
     }\n\
     on no moves { draw }";
 

@@ -473,6 +473,52 @@ fn rounds_over_the_directions_keep_to_the_step_limit() {
 }
 
 #[test]
+fn the_first_number_of_a_range_keeps_to_the_step_limit() {
+    // `min x in range(1, 5) where x >= 3: x` looks at five numbers
+    // (language.md: a step is an element a quantifier looks at), and pass
+    // 48 stops at 3: it takes the five steps at once where they fit, and
+    // where they do not it walks them one by one and stops with the error
+    // at the quantifier, as the walk without the pass does. (The reference
+    // interpreter keeps the default limit, so it is compared where the
+    // limit is not reached.)
+    let text = "players A, B\nboard square 3 by 3\npiece Stone\n\
+                turn {\n let k = min x in range(1, 5) where x >= 3: x\n require k == 3\n pass\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    let notes = g.program().notes();
+    assert!(notes.iter().any(|n| n.starts_with("first in a range")), "{notes:?}");
+    let limited = |steps| g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
+    let fits = limited(5);
+    let s = crate::start(&fits);
+    assert_eq!(s.legal_moves(&fits).expect("5 steps fit").len(), 1);
+    assert_eq!(tabula::interp::reference::legal_moves(&fits, &s).expect("reference").len(), 1);
+    let tight = limited(4);
+    let s = crate::start(&tight);
+    let e = s.legal_moves(&tight).expect_err("4 steps are too few");
+    assert!(e.message.contains("more than 4 steps"), "{}", e.message);
+    assert!(pointed(&tight, &e).starts_with("min x in range"), "`{}`", pointed(&tight, &e));
+    // `max`, from the top: 5 passes at once; none passing gives 0.
+    for (rule, moves) in [
+        ("max x in range(1, 5) where x >= 3: x) == 5", 1),
+        ("max x in range(1, 5) where x > 5: x) == 0", 1),
+        ("min x in range(1, 5) where x > 5: x) == 1", 0),
+    ] {
+        let text = text.replace(
+            "let k = min x in range(1, 5) where x >= 3: x\n require k == 3",
+            &format!("require ({rule}"),
+        );
+        let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert!(g.program().notes().iter().any(|n| n.starts_with("first in a range")), "{rule}");
+        let s = crate::start(&g);
+        assert_eq!(s.legal_moves(&g).expect("moves").len(), moves, "{rule}");
+        assert_eq!(
+            tabula::interp::reference::legal_moves(&g, &s).expect("reference").len(),
+            moves,
+            "{rule}"
+        );
+    }
+}
+
+#[test]
 fn a_choose_over_a_set_without_a_filter_counts_its_cells() {
     // `choose c in pieces(me)` offers the set itself, not its cells one by
     // one; it must still count a step per element it looks at (language.md)

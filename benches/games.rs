@@ -166,6 +166,7 @@ fn main() {
         ("snekagon.game listed", 7, 2, Some(194_388)),
         ("bug_off.game", 340, 7, None),
         ("breakthrough.game", 70, 4, Some(256_036)),
+        ("othello.game", 35, 6, Some(8_200)),
     ];
     println!(
         "game, playouts/s, moves/s, playouts, perft depth, perft nodes/s, \

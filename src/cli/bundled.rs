@@ -12,6 +12,7 @@ pub const GAMES: &[(&str, &str)] = &[
     ("games/connect4.game", include_str!("../../games/connect4.game")),
     ("games/hex.game", include_str!("../../games/hex.game")),
     ("games/morris.game", include_str!("../../games/morris.game")),
+    ("games/othello.game", include_str!("../../games/othello.game")),
     ("games/snekagon.game", include_str!("../../games/snekagon.game")),
     ("games/tictactoe.game", include_str!("../../games/tictactoe.game")),
 ];

@@ -74,6 +74,7 @@ fn search_finds_a_win_in_one_in_every_game_at_any_budget() {
         "connect4.game",
         "hex.game",
         "morris.game",
+        "othello.game",
         "snekagon.game",
         "tictactoe.game",
     ] {

@@ -19,6 +19,7 @@ mod games;
 pub mod language;
 mod morris;
 mod native;
+mod othello;
 mod perft;
 mod play;
 pub mod props;

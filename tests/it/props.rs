@@ -30,6 +30,7 @@ pub const GAMES: &[(&str, &str)] = &[
     ("connect4.game", include_str!("../../games/connect4.game")),
     ("hex.game", include_str!("../../games/hex.game")),
     ("morris.game", include_str!("../../games/morris.game")),
+    ("othello.game", include_str!("../../games/othello.game")),
     ("snekagon.game", include_str!("../../games/snekagon.game")),
     ("tictactoe.game", include_str!("../../games/tictactoe.game")),
 ];

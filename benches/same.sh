@@ -25,4 +25,5 @@ fi
   "$bin" -q perft games/breakthrough.game 3
   "$bin" -q perft games/chess.game 3
   "$bin" -q perft games/morris.game 3
+  "$bin" -q perft games/othello.game 5
 } | md5sum

@@ -837,11 +837,12 @@
 //!     as the walk counts them; where they would pass the limit, the walk
 //!     runs one number at a time and stops with the error where it did.
 //!     Constant bounds are read without a call. Games: Othello (`stop(c,
-//!     d)`, the first cell of a ray not holding an opponent's disc,
-//!     asked for every empty cell and direction as the moves are listed:
-//!     callgrind `perft 6` 1,406.5M → 281.1M instructions, 20 playouts
-//!     645.7M → 155.6M; paired wall of `perft 7` 5.47× faster), any game
-//!     that asks for the first or last index where something holds.
+//!     d)`, the first cell of a ray not holding an opponent's disc; as the
+//!     game was first written, asked for every empty cell and direction
+//!     as the moves are listed: callgrind `perft 6` 1,406.5M → 281.1M
+//!     instructions, 20 playouts 645.7M → 155.6M; paired wall of `perft
+//!     7` 5.47× faster), any game that asks for the first or last index
+//!     where something holds.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes

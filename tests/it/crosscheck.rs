@@ -1062,10 +1062,11 @@ pub const KIND_FILTER: &str = "players A, B\n\
     }\n\
     on no moves { draw }";
 
-/// Pass 48's first number of a range: `min` and `max`, constant bounds
-/// and bounds read from the position, answers at either end, in the
-/// middle and none at all (0), in a `choose`'s filter, a `for`'s filter
-/// and an index; and an empty range without a filter.
+/// Pass 48's first number of a range: `min` (answers at the low end and
+/// in the middle) and `max` (at the top end, or 0 where the bounds read
+/// from the position make the range empty), in a `choose`'s filter, a
+/// `for`'s filter and an index; and an empty range without a filter.
+/// (A filter that fails everywhere: `robust`'s step-limit test.)
 pub const RANGES: &str = "players A, B\n\
     board square 5 by 5 with 8 neighbours\n\
     piece Stone\n\

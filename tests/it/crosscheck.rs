@@ -26,6 +26,7 @@ pub fn cases() -> Vec<(String, Game)> {
         ("snekagon.game", &[("side", 3)][..]),
         ("connect4.game", &[("columns", 5), ("rows", 4)][..]),
         ("breakthrough.game", &[("size", 5)][..]),
+        ("othello.game", &[("half", 3)][..]),
     ] {
         out.push((format!("{name} {set:?}"), crate::game_with(name, set)));
     }

@@ -1,6 +1,6 @@
 //! Othello (`games/othello.game`): the rules beyond the perft counts.
 
-use crate::{at, game, moves, outcome, play, position, start};
+use crate::{at, game, game_with, moves, outcome, play, position, start};
 
 #[test]
 fn black_opens_with_the_four_placements_that_bracket() {
@@ -66,4 +66,17 @@ fn at_the_end_more_discs_win_and_equal_counts_draw() {
     assert_eq!(outcome(&g, &s), "draw");
     let s = position(&g, "Black Disc a1 h8 d5\nWhite Disc a8 h1");
     assert_eq!(outcome(&g, &s), "Black wins");
+}
+
+#[test]
+fn a_bigger_board_starts_from_its_centre() {
+    // `half=5`: 10 by 10, the four discs on e5-f6; Black's openings are
+    // the 8 by 8 ones moved one square up and right.
+    let g = game_with("othello.game", &[("half", 5)]);
+    let s = start(&g);
+    assert_eq!(at(&g, &s, "e5"), "White Disc");
+    assert_eq!(at(&g, &s, "f6"), "White Disc");
+    assert_eq!(at(&g, &s, "e6"), "Black Disc");
+    assert_eq!(at(&g, &s, "f5"), "Black Disc");
+    assert_eq!(moves(&g, &s), ["e4", "d5", "g6", "f7"]);
 }

@@ -383,12 +383,24 @@ impl<'a> Checker<'a> {
                     ERR
                 }
                 _ => {
-                    self.report(Problem::new(
+                    let mut p = Problem::new(
                         "tabula::check::not_function",
                         format!("`{}` is not a function", f.name),
                         f.span,
                         "cannot be called",
-                    ));
+                    );
+                    if BUILTIN_NAMES.contains(&f.name.as_str()) {
+                        // A name of the game (`param size`) hides the
+                        // built-in function of that name.
+                        p = p.help(format!(
+                            "this game declares `{}`, which hides the built-in `{}(...)`: give it another name",
+                            f.name, f.name
+                        ));
+                        if let Some((_, decl)) = self.globals.get(&f.name) {
+                            p = p.also(*decl, "declared here");
+                        }
+                    }
+                    self.report(p);
                     ERR
                 }
             };

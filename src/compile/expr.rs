@@ -67,6 +67,9 @@ pub struct Compiler<'g, const W: usize> {
     /// While pass 44 compiles its conditions: the chosen cell's slot and
     /// the word that holds `size(group(c))`.
     pub group_size: Option<(ir::Slot, usize)>,
+    /// While pass 49 compiles a pattern to tabulate it (the pattern's own
+    /// closure must not look itself up).
+    pub in_pattern: bool,
 }
 
 /// A collection remembered by pass 23 (see [`Compiler::memo_sites`]).
@@ -781,6 +784,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             kept: Vec::new(),
             cursors: Default::default(),
             group_size: None,
+            in_pattern: false,
         }
     }
 
@@ -1867,6 +1871,9 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 let l = l(cx);
                 cx.t.lines.get(l as usize).map_or(Set::EMPTY, |x| x.set)
             });
+        }
+        if let Some(f) = self.cell_pattern(e) {
+            return f;
         }
         match e {
             Expr::Const(Value::Cells(s)) => {

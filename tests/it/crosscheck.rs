@@ -732,6 +732,7 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("kind filter".into(), crate::game_text(KIND_FILTER).expect("kind filter game")));
     out.push(("zone walk".into(), crate::game_text(ZONE_WALK).expect("zone walk game")));
     out.push(("ranges".into(), crate::game_text(RANGES).expect("ranges game")));
+    out.push(("patterns".into(), crate::game_text(PATTERNS).expect("patterns game")));
     out.push(("solo".into(), crate::game_text(SOLO).expect("solo game")));
     for (name, links) in [("looped", LOOPED), ("linked", LINKED)] {
         out.push((name.into(), crate::game_text(&pushed_on_graph(links)).expect("pushed game")));
@@ -1080,6 +1081,26 @@ pub const RANGES: &str = "players A, B\n\
         change ray(c, d)[1] to me\n\
       }\n\
       if (max k in range(1, 0): k) == 0 and size(pieces(me)) >= 9 { win me }\n\
+    }\n\
+    on no moves { draw }";
+
+/// Pass 49's cell patterns: sets made from one cell local alone (a
+/// `def` of steps, asked of the chosen cell and of a cell stepped to,
+/// which may be `none`) and from a cell and a player local (an `if` on
+/// the player), as a quantifier's domain, a `for`'s collection and an
+/// argument of `minus`.
+pub const PATTERNS: &str = "players A, B\n\
+    board square 5 by 5 with 8 neighbours\n\
+    piece Stone\n\
+    def jumps(x) = [step(step(x, n), ne), step(step(x, e), se), step(x, sw)]\n\
+    def guard(x, p) = if p == A then [step(x, n), step(x, s)] else [step(x, e), step(x, w)]\n\
+    turn {\n\
+      choose c in cells where empty(c) and (count y in jumps(c): occupied(y)) <= 1\n\
+      place Stone at c\n\
+      for p in players {\n\
+        for y in guard(step(c, n), p) where occupied(y) and owner(y) != me { change y to me }\n\
+      }\n\
+      if size(minus(jumps(step(c, s)), pieces(opponent))) == 0 and size(pieces(me)) > 6 { win me }\n\
     }\n\
     on no moves { draw }";
 

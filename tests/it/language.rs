@@ -708,6 +708,14 @@ fn bundled_games_use_their_compile_passes() {
             ],
         ),
         (
+            "chess.game",
+            &["cell pattern: a set of cells made from one cell (and a player) alone, from a table made at load"],
+        ),
+        (
+            "othello.game",
+            &["first in a range: `min x in range(a, b) where F: x` stops at the first number that passes"],
+        ),
+        (
             "connect4.game",
             &[
                 "lines as shifts: `any` over lines",

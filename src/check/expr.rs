@@ -339,7 +339,7 @@ impl<'a> Checker<'a> {
             ));
             return ERR;
         }
-        if let Some((g, _)) = self.globals.get(&f.name).copied() {
+        if let Some((g, decl)) = self.globals.get(&f.name).copied() {
             self.used.insert(f.name.clone());
             return match g {
                 Global::Def(d) => {
@@ -396,9 +396,7 @@ impl<'a> Checker<'a> {
                             "this game declares `{}`, which hides the built-in `{}(...)`: give it another name",
                             f.name, f.name
                         ));
-                        if let Some((_, decl)) = self.globals.get(&f.name) {
-                            p = p.also(*decl, "declared here");
-                        }
+                        p = p.also(decl, "declared here");
                     }
                     self.report(p);
                     ERR

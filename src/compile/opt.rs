@@ -2452,7 +2452,7 @@ impl<const W: usize> Compiler<'_, W> {
             || self.ty(e) != Ty::Cells
             || reads_state(e)
             || may_fail(e)
-            || !stepless_pattern(e)
+            || has_quant(e)
         {
             return None;
         }
@@ -5394,17 +5394,6 @@ fn as_cheap(e: &Expr) -> bool {
         Expr::Builtin(Builtin::Singleton | Builtin::SetOf, args, _) => args.iter().all(as_cheap),
         _ => false,
     }
-}
-
-/// Whether evaluating `e` counts no step: no quantifier and no `lines`
-/// (pass 49 looks its value up instead of evaluating it).
-fn stepless_pattern(e: &Expr) -> bool {
-    if matches!(e, Expr::Quant { .. } | Expr::Lines(..)) {
-        return false;
-    }
-    let mut all = true;
-    e.children(&mut |c| all &= stepless_pattern(c));
-    all
 }
 
 /// What `check --passes` says of pass 48.

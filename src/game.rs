@@ -44,14 +44,16 @@ impl Game {
     }
 
     /// Compiles a checked game with these work limits.
-    pub fn from_ir_with(ir: ir::Game, limits: Limits) -> Game {
+    pub fn from_ir_with(mut ir: ir::Game, limits: Limits) -> Game {
+        ir.limits = limits;
         let program = Arc::new(compile(&ir, limits));
         Game { ir: Arc::new(ir), program }
     }
 
-    /// The same game with other work limits (see [`Limits`]).
+    /// The same game with other work limits (see [`Limits`]), for the
+    /// compiled evaluator and the reference interpreter alike.
     pub fn with_limits(&self, limits: Limits) -> Game {
-        Game { ir: self.ir.clone(), program: Arc::new(compile(&self.ir, limits)) }
+        Game::from_ir_with(ir::Game::clone(&self.ir), limits)
     }
 
     /// The checked rules.

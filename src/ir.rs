@@ -863,6 +863,9 @@ pub struct Game {
     pub phases: Vec<String>,
     /// Whether the rules ask for `repetitions`: positions keep their history.
     pub history: bool,
+    /// The work limits runs keep to, in both evaluators (the defaults
+    /// unless set with [`crate::Game::with_limits`]).
+    pub limits: crate::state::Limits,
 }
 
 impl Game {

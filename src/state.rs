@@ -8,8 +8,30 @@ use crate::ir::{Game, Value, NONE8};
 use crate::source::Span;
 use std::sync::Arc;
 
-/// Most nodes of one turn's choice tree that move generation explores.
+/// Most nodes of one turn's choice tree that move generation explores
+/// (the default of [`Limits::choices`]).
 pub const NODE_LIMIT: u32 = 2_000_000;
+
+/// Most steps one run of a block may take (the default of
+/// [`Limits::steps`]).
+pub const STEP_LIMIT: u32 = 2_000_000;
+
+/// How much work a rule may do before it is stopped with an error: a
+/// game's own (`ir::Game::limits`), which both evaluators keep to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Steps of one run of a block: every round of a loop and every element
+    /// a quantifier, `choose`, `random` or `compare` looks at.
+    pub steps: u32,
+    /// Options one turn's move search may explore, over all its decisions.
+    pub choices: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { steps: STEP_LIMIT, choices: NODE_LIMIT }
+    }
+}
 
 /// Most decisions and chance events one turn meets, together: the depth
 /// of its choice tree. A search refuses a decision (with

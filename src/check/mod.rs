@@ -622,6 +622,7 @@ impl<'a> Checker<'a> {
             lists: std::mem::take(&mut self.lists),
             phases: std::mem::take(&mut self.phases),
             history: self.history,
+            limits: crate::state::Limits::default(),
         })
     }
 

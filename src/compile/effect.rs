@@ -10,8 +10,7 @@ use crate::ir::{NONE16, NONE8};
 use crate::source::Span;
 use crate::state::{End, Outcome};
 
-/// Most loop iterations one run of a block may take.
-pub const STEP_LIMIT: u32 = 2_000_000;
+pub use crate::state::STEP_LIMIT;
 
 /// How a statement ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

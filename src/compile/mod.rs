@@ -229,21 +229,7 @@ pub struct Tables<const W: usize> {
     pub vars: Vec<(bool, bool, usize)>,
 }
 
-/// How much work a rule may do before it is stopped with an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Steps of one run of a block: every round of a loop and every element
-    /// a quantifier, `choose`, `random` or `compare` looks at.
-    pub steps: u32,
-    /// Options one turn's move search may explore, over all its decisions.
-    pub choices: u32,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits { steps: effect::STEP_LIMIT, choices: crate::state::NODE_LIMIT }
-    }
-}
+pub use crate::state::Limits;
 
 /// Most words of all the [`Tables::covering`] tables of a game (2 MiB).
 pub const MAX_COVERING: usize = 1 << 18;

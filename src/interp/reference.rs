@@ -13,7 +13,7 @@ use super::exec::{Exec, Flow, Frame};
 use crate::ir::Game;
 use crate::source::Span;
 use crate::state::{
-    Choice, Move, Outcome, Pending, RunError, State, Turn, DECISION_LIMIT, LIST_LIMIT, NODE_LIMIT,
+    Choice, Move, Outcome, Pending, RunError, State, Turn, DECISION_LIMIT, LIST_LIMIT,
 };
 
 /// How a run of the turn with given choices ended.
@@ -314,7 +314,7 @@ fn turn_moves(g: &Game, s: &State, out: &mut Vec<Move>) -> Result<(), RunError> 
         frame: Frame::new(g),
         options: Vec::new(),
         scratch: start.clone(),
-        budget: NODE_LIMIT,
+        budget: g.limits.choices,
         held: 0,
     };
     expand(g, &start, &mut search, out)
@@ -357,7 +357,8 @@ fn expand(g: &Game, s: &State, k: &mut Search, out: &mut Vec<Move>) -> Result<()
             if opts.len() as u32 > k.budget {
                 let span = span();
                 return Err(RunError::new(format!(
-                        "one turn explores more than {NODE_LIMIT} choices; are its decisions meant to multiply like this?"
+                        "one turn explores more than {} choices; are its decisions meant to multiply like this? (`--max-choices` raises the limit)",
+                        g.limits.choices
                     ), span));
             }
             k.budget -= opts.len() as u32;

@@ -925,6 +925,46 @@ fn every_verb_shows_a_viewer_only_what_they_may_know() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--max-steps` is the limit of every command's runs, `explain`'s (the
+/// reference interpreter) as much as `moves`' (the compiled evaluator): a
+/// turn of 2,000,001 loop rounds stops under the default limit of
+/// 2,000,000 steps in both, and runs in both when the limit is raised by
+/// one. (The reference interpreter used to keep to the default whatever
+/// was asked.)
+#[test]
+fn the_step_limit_is_the_same_for_explain_and_moves() {
+    let dir = scratch("steps");
+    let file = dir.join("long.game");
+    let text = "players A, B\nboard square 2 by 2\npiece Stone\nturn {\n\
+                choose c in cells where empty(c)\n let k = 0\n\
+                for i in range(1, 2000001) { k = i }\n require k > 0\n\
+                place Stone at c\n}\n";
+    std::fs::write(&file, text).expect("write");
+    let f = file.to_str().expect("path");
+    for (limit, ok) in [(None, false), (Some("2000001"), true)] {
+        let with = |args: &[&str]| {
+            let mut all: Vec<&str> = limit.map_or(vec![], |n| vec!["--max-steps", n]);
+            all.extend(args);
+            tabula(&all, "")
+        };
+        let moves = with(&["moves", f]);
+        let explained = with(&["explain", f, "a1"]);
+        for (what, o) in [("moves", &moves), ("explain", &explained)] {
+            assert_eq!(o.status.success(), ok, "{what} under {limit:?}: {}", err(o));
+            if !ok {
+                let shown = err(o);
+                assert!(shown.contains("more than 2000000 steps"), "{what}: {shown}");
+                assert!(shown.contains("for i in range(1, 2000001)"), "{what}: {shown}");
+            }
+        }
+        if ok {
+            assert!(out(&explained).contains("`a1` is legal"), "{}", out(&explained));
+            assert_eq!(out(&moves).lines().count(), 4, "{}", out(&moves));
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn short_forms_work_at_the_prompt_and_in_explain() {
     // Connect Four declares its cell choice `as short`: a column letter.

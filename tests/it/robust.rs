@@ -436,9 +436,15 @@ fn the_work_limits_can_be_set() {
     let tight = g.with_limits(tabula::compile::Limits { steps: 5, choices: 2_000_000 });
     let e = crate::start(&tight).legal_moves(&tight).expect_err("5 steps are too few");
     assert!(e.message.contains("more than 5 steps"), "{}", e.message);
+    let r = tabula::interp::reference::legal_moves(&tight, &crate::start(&tight))
+        .expect_err("the reference keeps to 5 steps");
+    assert_eq!(r.message, e.message);
     let few = g.with_limits(tabula::compile::Limits { steps: 2_000_000, choices: 10 });
     let e = crate::start(&few).legal_moves(&few).expect_err("10 choices are too few");
     assert!(e.message.contains("more than 10 choices"), "{}", e.message);
+    let r = tabula::interp::reference::legal_moves(&few, &crate::start(&few))
+        .expect_err("the reference keeps to 10 choices");
+    assert_eq!(r.message, e.message);
     assert_eq!(crate::start(&g).legal_moves(&g).unwrap().len(), 36);
 }
 
@@ -478,9 +484,8 @@ fn the_first_number_of_a_range_keeps_to_the_step_limit() {
     // (language.md: a step is an element a quantifier looks at), and pass
     // 48 stops at 3: it takes the five steps at once where they fit, and
     // where they do not it walks them one by one and stops with the error
-    // at the quantifier, as the walk without the pass does. (The reference
-    // interpreter keeps the default limit, so it is compared where the
-    // limit is not reached.)
+    // at the quantifier, as the walk without the pass does; the reference
+    // interpreter keeps to the same limit.
     let text = "players A, B\nboard square 3 by 3\npiece Stone\n\
                 turn {\n let k = min x in range(1, 5) where x >= 3: x\n require k == 3\n pass\n}\n";
     let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
@@ -496,6 +501,9 @@ fn the_first_number_of_a_range_keeps_to_the_step_limit() {
     let e = s.legal_moves(&tight).expect_err("4 steps are too few");
     assert!(e.message.contains("more than 4 steps"), "{}", e.message);
     assert!(pointed(&tight, &e).starts_with("min x in range"), "`{}`", pointed(&tight, &e));
+    let r = tabula::interp::reference::legal_moves(&tight, &s).expect_err("reference, 4 steps");
+    assert_eq!(r.message, e.message);
+    assert_eq!(pointed(&tight, &r), pointed(&tight, &e));
     // `max`, from the top: 5 passes at once; none passing gives 0.
     for (rule, moves) in [
         ("max x in range(1, 5) where x >= 3: x) == 5", 1),

@@ -3,16 +3,14 @@
 //! An [`Exec`] runs one block against one state. Choices come from `prefix`
 //! (the decisions made so far); at the first `choose` beyond the prefix the
 //! run stops with [`Flow::Pause`] after writing the options into `collect`.
-//! Every loop iteration costs a step; a run that exceeds [`STEP_LIMIT`]
+//! Every loop iteration costs a step; a run that exceeds the game's
+//! step limit (`ir::Game::limits`, [`crate::state::STEP_LIMIT`] unless set)
 //! stops with an error naming the loop.
 
 use crate::board::{CellId, CellSet, NO_CELL};
 use crate::ir::{Expr, Game, Stmt, StmtKind, Value, NONE16, NONE8};
 use crate::source::Span;
 use crate::state::{Choice, Outcome, RunError, State};
-
-/// Most steps one run of a block may take.
-pub const STEP_LIMIT: u32 = 2_000_000;
 
 /// The interpreter's results ([`RunError`] is one pointer wide).
 type Res<T> = Result<T, RunError>;
@@ -108,8 +106,8 @@ impl<'g, 's> Exec<'g, 's> {
     #[inline]
     pub(super) fn tick(&mut self, span: Span) -> Res<()> {
         self.steps += 1;
-        if self.steps > STEP_LIMIT {
-            return Err(runaway(span));
+        if self.steps > self.g.limits.steps {
+            return Err(runaway(self.g.limits.steps, span));
         }
         Ok(())
     }
@@ -676,8 +674,11 @@ pub(super) fn next_cell(s: &CellSet, from: usize) -> Option<CellId> {
 }
 
 #[cold]
-pub(super) fn runaway(span: Span) -> RunError {
-    RunError::new(format!("this rule ran more than {STEP_LIMIT} steps; is a loop endless?"), span)
+pub(super) fn runaway(limit: u32, span: Span) -> RunError {
+    RunError::new(
+        format!("this rule ran more than {limit} steps (loop rounds and elements looked at); is a loop endless? (`--max-steps` raises the limit)"),
+        span,
+    )
 }
 
 #[cold]

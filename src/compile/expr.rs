@@ -1572,6 +1572,34 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
     }
 
+    /// Pass 50: `last(upto(ray(c, d)))`, the first piece along a ray (or
+    /// the ray's last cell, `none` for the empty ray), in one closure: the
+    /// ray's line looked up and scanned for its first occupied cell
+    /// ([`super::Tables::first_in_or_last`]), without making the prefix
+    /// line that `upto` makes and `last` reads. `c` and then `d` are
+    /// evaluated as the three calls evaluate them.
+    fn ray_stop(&mut self, c: &Expr, d: &Expr) -> I<W> {
+        self.notes.push(super::opt::RAY_STOP_NOTE.into());
+        let c = self.opnd(c);
+        let stop = |cx: &Cx<'_, W>, c: i64, d: usize| {
+            let l = cx.t.ray(c as CellId, d);
+            i64::from(cx.t.first_in_or_last(l, occupied(cx)))
+        };
+        match d {
+            Expr::Const(Value::Dir(d)) => {
+                let d = usize::from(*d);
+                with_opnd!(c, |cx, c| stop(cx, c, d))
+            }
+            other => {
+                let d = self.word(other);
+                with_opnd!(c, |cx, c| {
+                    let d = d(cx) as usize;
+                    stop(cx, c, d)
+                })
+            }
+        }
+    }
+
     fn builtin_word(&mut self, f: Builtin, args: &[Expr], span: Span) -> I<W> {
         let none8 = i64::from(NONE8);
         let none16 = i64::from(NONE16);
@@ -1789,6 +1817,16 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     let k = cx.t.before_first(l as u32, occupied(cx));
                     i64::from(cx.t.prefix(l as u32, if upto { k + 1 } else { k }))
                 })
+            }
+            Builtin::LineLast
+                if matches!(&args[0], Expr::Builtin(Builtin::UpTo, a, _)
+                if matches!(&a[0], Expr::Builtin(Builtin::Ray, ..))) =>
+            {
+                // Pass 50: the first piece along a ray (or the ray's last
+                // cell), in one closure.
+                let Expr::Builtin(_, a, _) = &args[0] else { return Box::new(|_| 0) };
+                let Expr::Builtin(_, ray, _) = &a[0] else { return Box::new(|_| 0) };
+                self.ray_stop(&ray[0], &ray[1])
             }
             Builtin::LineFirst | Builtin::LineLast => {
                 let l = self.opnd(&args[0]);

@@ -533,6 +533,22 @@ impl<const W: usize> Tables<W> {
         }
     }
 
+    /// `last(upto(l))`: the first cell of line `l` in `s`, else its last
+    /// cell (`NO_CELL` for the empty line), by [`Tables::before_first`]'s
+    /// bit scan without making the prefix line.
+    #[inline(always)]
+    pub fn first_in_or_last(&self, l: u32, s: Set<W>) -> CellId {
+        let Some(line) = self.lines.get(l as usize) else { return NO_CELL };
+        let hit = line.set.and(s);
+        let last = line.cells.last().copied().unwrap_or(NO_CELL);
+        match (hit.is_empty(), line.order) {
+            (true, _) => last,
+            (false, 1) => hit.first().unwrap_or(last),
+            (false, 2) => hit.last().unwrap_or(last),
+            _ => line.cells.iter().copied().find(|&c| s.contains(c)).unwrap_or(last),
+        }
+    }
+
     /// Index of a zone counter in a state's data.
     #[inline(always)]
     pub fn counter(&self, z: u16, p: u8, k: u16) -> usize {

@@ -857,6 +857,18 @@
 //!     instructions, 10 playouts 531.7M → 486.0M; paired wall of `perft
 //!     4` 1.107× and 40 playouts 1.086× faster), any game whose pieces
 //!     move or attack in a fixed pattern around a cell.
+//! 50. **Ray stops** (`Compiler::ray_stop`, [`super::Tables::first_in_or_last`]).
+//!     `last(upto(ray(c, d)))`, the language manual's way to say "the
+//!     first piece along a ray, or the ray's last cell", as one closure:
+//!     the ray's line scanned for its first occupied cell (a bit scan
+//!     where its cell ids run one way, a walk in order where they do
+//!     not), where three closures made the ray, then its prefix up to
+//!     the first piece (a count of the cells below it and a table
+//!     lookup), then read the prefix's last cell. Games: Chess (the
+//!     sliding attackers asked around the king after every candidate
+//!     move: callgrind `perft 4` 1,313.2M → 1,231.1M instructions, 5
+//!     playouts 307.5M → 286.6M; paired wall of `perft 5` 1.059× and 200
+//!     playouts 1.071× faster), any game with sliding pieces.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -5377,6 +5389,9 @@ impl<const W: usize> Compiler<'_, W> {
         }))
     }
 }
+
+/// What `check --passes` says of pass 50.
+pub(super) const RAY_STOP_NOTE: &str = "ray stop: `last(upto(ray(c, d)))` as one scan of the ray";
 
 /// What `check --passes` says of pass 49.
 const PATTERN_NOTE: &str =

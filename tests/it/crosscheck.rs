@@ -734,6 +734,9 @@ pub fn cases() -> Vec<(String, Game)> {
     out.push(("ranges".into(), crate::game_text(RANGES).expect("ranges game")));
     out.push(("patterns".into(), crate::game_text(PATTERNS).expect("patterns game")));
     out.push(("solo".into(), crate::game_text(SOLO).expect("solo game")));
+    for (name, board, d) in RAY_BOARDS {
+        out.push((name.into(), crate::game_text(&rays_on(board, d)).expect("rays game")));
+    }
     for (name, links) in [("looped", LOOPED), ("linked", LINKED)] {
         out.push((name.into(), crate::game_text(&pushed_on_graph(links)).expect("pushed game")));
     }
@@ -1134,6 +1137,37 @@ pub const ZONE_WALK: &str = "players A, B\n\
 fn pushed_on_graph(links: &str) -> String {
     format!("players A, B\nboard graph {{\n points c1, c2, c3, c4\n {links}\n}}\n{PUSH_TURN}")
 }
+
+/// Pass 50's `last(upto(ray(c, d)))` (the first piece along a ray, or its
+/// last cell, or `none` for the empty ray of `none`): with the direction
+/// a quantifier's or a loop's local and a constant `d`, from a cell and
+/// from `none` (a step off the board), on boards whose rays run up or
+/// down the cell ids (square, hexhex) and on a graph board whose `e`/`w`
+/// line does not (`c3-c1-c4-c2-c5`: the scan walks it in order).
+fn rays_on(board: &str, d: &str) -> String {
+    format!(
+        "players A, B\n{board}\npiece Stone\n\
+         def stop(c, d) = last(upto(ray(c, d)))\n\
+         turn {{\n\
+           choose c in cells where empty(c) and (count d in dirs: occupied(stop(c, d))) <= 2\n\
+           place Stone at c\n\
+           for d in dirs {{\n\
+             let x = stop(c, d)\n\
+             if occupied(x) and owner(x) != me and stop(step(c, d), d) != none {{ change x to me }}\n\
+           }}\n\
+           if owner(stop(c, {d})) == opponent {{ remove c }}\n\
+           if size(pieces(me)) >= 6 {{ win me }}\n\
+         }}\n\
+         on no moves {{ draw }}"
+    )
+}
+
+/// The boards of [`rays_on`]: a name, the board and a direction.
+const RAY_BOARDS: [(&str, &str, &str); 3] = [
+    ("rays square", "board square 4 by 4 with 8 neighbours", "n"),
+    ("rays hexhex", "board hexhex 3", "w"),
+    ("rays graph", "board graph {\n points c1, c2, c3, c4, c5\n links e/w: c3-c1-c4-c2-c5\n links n/s: c1-c2\n}", "e"),
+];
 
 /// The links of [`pushed_on_graph`]'s loop of three.
 pub const LOOPED: &str = "links e/w: c1-c2-c3-c1\n links n/s: c4-c1";

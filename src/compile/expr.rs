@@ -2145,6 +2145,12 @@ impl<'g, const W: usize> Compiler<'g, W> {
         if let Some(b) = self.groups_by_change(q, slot, domain, filter, body, span) {
             return b;
         }
+        if let (Quant::Any, None, Expr::Const(Value::Dirs), Some(body)) = (q, filter, domain, body)
+        {
+            if let Some(b) = self.ray_quant(slot, body, span) {
+                return b;
+            }
+        }
         let var = self.var(slot);
         if matches!(var, Var::W(_)) {
             if let Some(b) = self.kind_quant_bool(q, slot, domain, filter, body) {

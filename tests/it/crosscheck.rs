@@ -737,6 +737,10 @@ pub fn cases() -> Vec<(String, Game)> {
     for (name, board, d) in RAY_BOARDS {
         out.push((name.into(), crate::game_text(&rays_on(board, d)).expect("rays game")));
     }
+    for (name, board, straight) in ATTACK_BOARDS {
+        let g = crate::game_text(&attacks_on(board, straight)).expect("attacks game");
+        out.push((name.into(), g));
+    }
     for (name, links) in [("looped", LOOPED), ("linked", LINKED)] {
         out.push((name.into(), crate::game_text(&pushed_on_graph(links)).expect("pushed game")));
     }
@@ -1167,6 +1171,56 @@ const RAY_BOARDS: [(&str, &str, &str); 3] = [
     ("rays square", "board square 4 by 4 with 8 neighbours", "n"),
     ("rays hexhex", "board hexhex 3", "w"),
     ("rays graph", "board graph {\n points c1, c2, c3, c4, c5\n links e/w: c3-c1-c4-c2-c5\n links n/s: c1-c2\n}", "e"),
+];
+
+/// Pass 51 is used on the attack boards with a cell whose every step is
+/// on the board (the square's centre, the hexhex's), for `sees`, `open`
+/// and `rooky` each where the `choose`'s filter asks and after the
+/// placement; the graph board has no such cell and keeps the walk.
+#[test]
+fn the_attack_boards_use_the_ray_quantifier_where_they_can() {
+    for (name, board, straight) in ATTACK_BOARDS {
+        let g = crate::game_text(&attacks_on(board, straight)).expect("attacks game");
+        let n = g.program().notes().iter().filter(|n| n.starts_with("ray quantifier")).count();
+        assert_eq!(n, if name.ends_with("graph") { 0 } else { 5 }, "{name}");
+    }
+}
+
+/// Pass 51's quantifier over the first piece along each ray: with a
+/// player local (`sees`, asked of the opponent in a `choose`'s filter and
+/// of the mover after the placement, its rays' pieces either side's,
+/// either kind, in a straight direction or not), one that holds where a
+/// ray ends empty or at `none` (`open`, the piece `none`), and one
+/// without a player (`rooky`). On a graph board no cell has a neighbour
+/// in every direction, so the pass gives up and the walk runs (the
+/// `attacks` test in `language.rs` says which boards use it).
+pub fn attacks_on(board: &str, straight: &str) -> String {
+    format!(
+        "players A, B\n{board}\npiece Rook \"R\"\npiece Bishop \"B\"\n\
+         def stop(c, d) = last(upto(ray(c, d)))\n\
+         def straight = [{straight}]\n\
+         def sees(x, p) = any d in dirs: owner(stop(x, d)) == p\n\
+           and ((kind(stop(x, d)) == Rook and d in straight) or (kind(stop(x, d)) == Bishop and not (d in straight)))\n\
+         def open(x) = any d in dirs: owner(stop(x, d)) == none\n\
+         def rooky(x) = any d in dirs: kind(stop(x, d)) == Rook\n\
+         turn {{\n\
+           choose c in cells where empty(c) and not sees(c, opponent)\n\
+           choose k in kinds\n\
+           place k at c\n\
+           if sees(c, me) {{ remove c }}\n\
+           if occupied(c) and not open(c) {{ win me }}\n\
+           if rooky(c) and size(pieces(me)) >= 4 {{ win me }}\n\
+         }}\n\
+         on no moves {{ draw }}"
+    )
+}
+
+/// The boards of [`attacks_on`]: a name, the board and its straight
+/// directions.
+pub const ATTACK_BOARDS: [(&str, &str, &str); 3] = [
+    ("attacks square", "board square 5 by 5 with 8 neighbours", "n, e, s, w"),
+    ("attacks hexhex", "board hexhex 3", "e, w"),
+    ("attacks graph", "board graph {\n points c1, c2, c3, c4, c5\n links e/w: c3-c1-c4-c2-c5\n links n/s: c1-c2\n}", "e, w"),
 ];
 
 /// The links of [`pushed_on_graph`]'s loop of three.

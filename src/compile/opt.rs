@@ -1725,34 +1725,7 @@ fn reads_state_but(e: &Expr, me_too: bool, skip: &dyn Fn(&Expr) -> bool) -> bool
 
 /// The locals `e` reads that are not bound inside it, each once.
 fn free_locals(e: &Expr, bound: &mut Vec<Slot>, out: &mut Vec<Slot>) {
-    match e {
-        Expr::Local(s, _) => {
-            if !bound.contains(s) && !out.contains(s) {
-                out.push(*s);
-            }
-        }
-        Expr::Inline(binds, body, _) => {
-            let n = bound.len();
-            for (s, x) in binds.iter() {
-                free_locals(x, bound, out);
-                bound.push(*s);
-            }
-            free_locals(body, bound, out);
-            bound.truncate(n);
-        }
-        Expr::Quant { slot, domain, filter, body, .. } => {
-            free_locals(domain, bound, out);
-            bound.push(*slot);
-            if let Some(f) = filter {
-                free_locals(f, bound, out);
-            }
-            if let Some(b) = body {
-                free_locals(b, bound, out);
-            }
-            bound.pop();
-        }
-        _ => e.children(&mut |c| free_locals(c, bound, out)),
-    }
+    free_locals_but(e, &|_| false, bound, out);
 }
 
 /// Most evaluations a precomputed relation may cost when a game is
@@ -5576,7 +5549,17 @@ fn free_locals_but(
             free_locals_but(body, skip, bound, out);
             bound.truncate(n);
         }
-        // Quantifiers are refused before this is asked.
+        Expr::Quant { slot, domain, filter, body, .. } => {
+            free_locals_but(domain, skip, bound, out);
+            bound.push(*slot);
+            if let Some(f) = filter {
+                free_locals_but(f, skip, bound, out);
+            }
+            if let Some(b) = body {
+                free_locals_but(b, skip, bound, out);
+            }
+            bound.pop();
+        }
         _ => e.children(&mut |c| free_locals_but(c, skip, bound, out)),
     }
 }

@@ -53,7 +53,7 @@ pub struct Attempt {
 /// Notation is read in full: a short form (`as short`) is spelled out first
 /// with `State::parse_move` and `State::move_text`.
 pub fn explain(g: &Game, s: &State, input: &str) -> Result<Verdict, RunError> {
-    let tokens: Vec<String> = input.split_whitespace().map(str::to_string).collect();
+    let mut tokens: Vec<String> = input.split_whitespace().map(str::to_string).collect();
     let mut found = Found::default();
     if s.ended().is_some() {
         return Ok(Verdict::Illegal {
@@ -118,6 +118,14 @@ pub fn explain(g: &Game, s: &State, input: &str) -> Result<Verdict, RunError> {
             return Ok(Verdict::Legal { steps, mv: legal[0].clone(), after: Box::new(after) });
         }
         return Ok(Verdict::Incomplete { next: vec!["pass".into()] });
+    }
+    // A turn that makes no decision is written `pass`, as the move list
+    // shows it (`notation::text`): the empty move.
+    if tokens.len() == 1
+        && tokens[0].eq_ignore_ascii_case("pass")
+        && legal.iter().any(|m| m.choices.is_empty())
+    {
+        tokens.clear();
     }
     // A turn under way goes on from its start with its events so far.
     let mut start = s.clone();

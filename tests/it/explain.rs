@@ -139,3 +139,35 @@ fn every_reading_of_an_ambiguous_move_is_listed_shortest_first() {
     let s = position(&g, "turn Blue\nply 1\nRed Stone b2");
     insta::assert_snapshot!(why(&g, &s, "swap"));
 }
+
+/// A turn that makes no decision is listed as `pass`; `explain pass`
+/// explains that move (it used to read `pass` as a choice and call it
+/// more than a move), and still rejects it where a `require` fails.
+#[test]
+fn a_turn_without_decisions_is_explained_as_pass() {
+    let text = "players A, B\nboard square 3 by 3\npiece Stone\n\
+                turn {\n let x = a1\n require not (any y in neighbours(x): occupied(y))\n pass\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    let s = crate::start(&g);
+    let shown: Vec<String> = s
+        .legal_moves(&g)
+        .expect("moves")
+        .iter()
+        .map(|m| tabula::notation::text(g.ir(), m))
+        .collect();
+    assert_eq!(shown, ["pass"]);
+    for typed in ["pass", "PASS"] {
+        match explain(&g, &s, typed).expect("explain") {
+            Verdict::Legal { mv, .. } => assert!(mv.choices.is_empty(), "{typed}: {mv:?}"),
+            _ => panic!("`{typed}` is the listed move"),
+        }
+    }
+    // With a stone next to a1 the `require` fails: no move, and `pass`
+    // is rejected by that rule.
+    let g = crate::game_text(&text.replace("turn {", "setup { place Stone of B at b1 }\nturn {"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let blocked = crate::start(&g);
+    assert!(blocked.legal_moves(&g).expect("moves").is_empty());
+    let said = why(&g, &blocked, "pass");
+    assert!(said.contains("require not (any y in neighbours(x)"), "{said}");
+}

@@ -1174,9 +1174,10 @@ const RAY_BOARDS: [(&str, &str, &str); 3] = [
 ];
 
 /// Pass 51 is used on the attack boards with a cell whose every step is
-/// on the board (the square's centre, the hexhex's), for `sees`, `open`
-/// and `rooky` each where the `choose`'s filter asks and after the
-/// placement; the graph board has no such cell and keeps the walk.
+/// on the board (the square's centre, the hexhex's): five times, for
+/// `sees` in the `choose`'s filter (compiled twice there, as the filter's
+/// set form and as its walk) and after the placement, `open` and
+/// `rooky`; the graph board has no such cell and keeps the walk.
 #[test]
 fn the_attack_boards_use_the_ray_quantifier_where_they_can() {
     for (name, board, straight) in ATTACK_BOARDS {
@@ -1192,8 +1193,9 @@ fn the_attack_boards_use_the_ray_quantifier_where_they_can() {
 /// either kind, in a straight direction or not), one that holds where a
 /// ray ends empty or at `none` (`open`, the piece `none`), and one
 /// without a player (`rooky`). On a graph board no cell has a neighbour
-/// in every direction, so the pass gives up and the walk runs (the
-/// `attacks` test in `language.rs` says which boards use it).
+/// in every direction, so the pass gives up and the walk runs
+/// ([`the_attack_boards_use_the_ray_quantifier_where_they_can`] says
+/// which boards use it).
 pub fn attacks_on(board: &str, straight: &str) -> String {
     format!(
         "players A, B\n{board}\npiece Rook \"R\"\npiece Bishop \"B\"\n\

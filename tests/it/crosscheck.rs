@@ -1167,14 +1167,16 @@ fn rays_on(board: &str, d: &str) -> String {
 }
 
 /// The boards of [`rays_on`]: a name, the board and a direction.
-const RAY_BOARDS: [(&str, &str, &str); 3] = [
+const RAY_BOARDS: [(&str, &str, &str); 4] = [
     ("rays square", "board square 4 by 4 with 8 neighbours", "n"),
+    // 100 cells: sets of two words.
+    ("rays large", "board square 10 by 10 with 8 neighbours", "s"),
     ("rays hexhex", "board hexhex 3", "w"),
     ("rays graph", "board graph {\n points c1, c2, c3, c4, c5\n links e/w: c3-c1-c4-c2-c5\n links n/s: c1-c2\n}", "e"),
 ];
 
 /// Pass 51 is used on the attack boards with a cell whose every step is
-/// on the board (the square's centre, the hexhex's): five times, for
+/// on the board (the squares' centres, the hexhex's): five times, for
 /// `sees` in the `choose`'s filter (compiled twice there, as the filter's
 /// set form and as its walk) and after the placement, `open` and
 /// `rooky`; the graph board has no such cell and keeps the walk.
@@ -1219,8 +1221,10 @@ pub fn attacks_on(board: &str, straight: &str) -> String {
 
 /// The boards of [`attacks_on`]: a name, the board and its straight
 /// directions.
-pub const ATTACK_BOARDS: [(&str, &str, &str); 3] = [
+pub const ATTACK_BOARDS: [(&str, &str, &str); 4] = [
     ("attacks square", "board square 5 by 5 with 8 neighbours", "n, e, s, w"),
+    // 81 cells: sets of two words.
+    ("attacks large", "board square 9 by 9 with 8 neighbours", "n, e, s, w"),
     ("attacks hexhex", "board hexhex 3", "e, w"),
     ("attacks graph", "board graph {\n points c1, c2, c3, c4, c5\n links e/w: c3-c1-c4-c2-c5\n links n/s: c1-c2\n}", "e, w"),
 ];

@@ -469,6 +469,18 @@ pub fn each_ticked<const W: usize>(
     each(cx, d, var, |cx| super::effect::tick(cx, span) && f(cx))
 }
 
+/// The one condition of a quantifier over the directions that pass 51
+/// may take: its body, or for `any`, `none` and `count` its filter where
+/// it has no body (the same question); `None` with both, or for `all`
+/// with a filter.
+fn ray_cond<'e>(q: Quant, filter: Option<&'e Expr>, body: Option<&'e Expr>) -> Option<&'e Expr> {
+    match (filter, body) {
+        (None, Some(b)) => Some(b),
+        (Some(f), None) if q != Quant::All => Some(f),
+        _ => None,
+    }
+}
+
 /// Marks the hoisted values of a quantifier (their flag words) as not yet
 /// computed: done at the start of each evaluation of the quantifier.
 #[inline(always)]
@@ -2145,9 +2157,8 @@ impl<'g, const W: usize> Compiler<'g, W> {
         if let Some(b) = self.groups_by_change(q, slot, domain, filter, body, span) {
             return b;
         }
-        if let (Quant::Any, None, Expr::Const(Value::Dirs), Some(body)) = (q, filter, domain, body)
-        {
-            if let Some(b) = self.ray_quant(slot, body, span) {
+        if let (Expr::Const(Value::Dirs), Some(cond)) = (domain, ray_cond(q, filter, body)) {
+            if let Some(b) = self.ray_quant(q, slot, cond, span) {
                 return b;
             }
         }
@@ -2331,6 +2342,13 @@ impl<'g, const W: usize> Compiler<'g, W> {
         }
         if let Some(f) = self.first_in_range(q, slot, domain, filter, body, span) {
             return f;
+        }
+        if let (Quant::Count, Expr::Const(Value::Dirs), Some(cond)) =
+            (q, domain, ray_cond(q, filter, body))
+        {
+            if let Some(f) = self.ray_count(slot, cond, span) {
+                return f;
+            }
         }
         let var = self.var(slot);
         let d = self.dom(domain);

@@ -869,17 +869,19 @@
 //!     move: callgrind `perft 4` 1,313.2M → 1,231.1M instructions, 5
 //!     playouts 307.5M → 286.6M; paired wall of `perft 5` 1.059× and 200
 //!     playouts 1.071× faster), any game with sliding pieces.
-//! 51. **Ray quantifiers** (`Compiler::ray_quant`). `any d in dirs: B`
-//!     where `B` reads the position only as `owner(R)` and `kind(R)` of
-//!     the ray stop `R = last(upto(ray(x, d)))` from a cell local `x`,
+//! 51. **Ray quantifiers** (`Compiler::ray_table`). `any d in dirs: B`
+//!     (or `none`, `all`, `count`) where `B` reads the position only as
+//!     `owner(R)`, `kind(R)` and `occupied(R)` of the ray stop `R =
+//!     last(upto(ray(x, d)))` from a cell local `x`,
 //!     its other locals being `d` and at most one player local, cannot
 //!     fail and counts no step: `B` is asked when the game loads for
 //!     every player (and `none`), direction and piece (and no piece), on
 //!     a board empty but for that piece next to a cell whose every step
 //!     is on the board, and kept as a word of pieces per player and
-//!     direction. A run scans only the rays whose word is not empty, for
-//!     their first piece, and tests its bit; the directions looked at
-//!     (up to the first that passes) are counted at once. Games: Chess
+//!     direction. A run scans only the rays whose word is neither empty
+//!     nor full, for their first piece, and tests its bit; the directions
+//!     looked at (up to the first that decides, or all for `count`) are
+//!     counted at once. Games: Chess
 //!     (`attacked`'s sliders, asked around the king after every
 //!     candidate move and for castling: callgrind `perft 4` 1,231.1M →
 //!     1,051.0M instructions, 5 playouts 286.6M → 234.8M; paired wall of
@@ -5380,34 +5382,29 @@ impl<const W: usize> Compiler<'_, W> {
 }
 
 impl<const W: usize> Compiler<'_, W> {
-    /// Pass 51: `any d in dirs: B`, where `B` reads the position only as
-    /// `owner(R)` and `kind(R)` of `R = last(upto(ray(x, d)))` (the first
-    /// piece along the ray from the cell local `x`), its other locals
-    /// being `d` and at most one player local `p`, and cannot count a
-    /// step: `B` depends only on `p`, `d` and the piece on `R` (none for
-    /// an empty cell or `none`), so it is asked when the game loads for
-    /// every player (and `none`), direction and piece, and kept as one
-    /// word of pieces per player and direction. A run then scans each
-    /// direction's ray whose word is not empty for its first piece and
-    /// tests one bit. The directions looked at are counted as steps at
-    /// once (the walk's count: up to the first that passes), the error
-    /// past the limit raised at the quantifier as the walk raises it.
-    /// Asking `B` at load needs a cell with a neighbour in every
-    /// direction (where the first piece is put) and at most 64 pieces;
-    /// an error there, or any other form, gives up.
-    pub fn ray_quant(
-        &mut self,
-        slot: Slot,
-        body: &Expr,
-        span: crate::source::Span,
-    ) -> Option<B<W>> {
+    /// Pass 51: `any d in dirs: B` (or `none`, `all`, `count`), where `B`
+    /// reads the position only as `owner(R)`, `kind(R)` and `occupied(R)` of `R =
+    /// last(upto(ray(x, d)))` (the first piece along the ray from the
+    /// cell local `x`), its other locals being `d` and at most one player
+    /// local `p`, and cannot count a step: `B` depends only on `p`, `d`
+    /// and the piece on `R` (none for an empty cell or `none`), so it is
+    /// asked when the game loads for every player (and `none`), direction
+    /// and piece, and kept as one word of pieces per player and direction
+    /// ([`RayTable`]). The directions looked at are counted as steps at
+    /// once (the walk's count: up to the first that decides `any`, `none`
+    /// or `all`, every one for `count`), the error past the limit raised
+    /// at the quantifier as the walk raises it. Asking `B` at load needs
+    /// a cell with a neighbour in every direction (where the first piece
+    /// is put) and at most 64 pieces; an error there, or any other form,
+    /// gives up.
+    fn ray_table(&mut self, slot: Slot, body: &Expr) -> Option<RayTable> {
         let Var::W(dw) = self.var(slot) else { return None };
         // `R`: the one ray stop `B` reads, from a cell local.
         let mut xs = None;
         find_ray_stop(body, slot, &mut xs);
         let xs = xs?;
         let is_r = |e: &Expr| ray_stop_of(e, slot) == Some(xs);
-        let at_r = |e: &Expr| matches!(e, Expr::Builtin(Builtin::Owner | Builtin::KindOf, a, _) if is_r(&a[0]));
+        let at_r = |e: &Expr| matches!(e, Expr::Builtin(Builtin::Owner | Builtin::KindOf | Builtin::Occupied, a, _) if is_r(&a[0]));
         if reads_state_but(body, true, &at_r) || has_quant(body) || may_fail(body) {
             return None;
         }
@@ -5462,40 +5459,128 @@ impl<const W: usize> Compiler<'_, W> {
             }
         }
         self.notes.push(RAY_QUANT_NOTE.into());
+        let full = if codes == 64 { u64::MAX } else { (1u64 << codes) - 1 };
+        Some(RayTable { xw, player, players, dirs, cells, full, table: table.into_boxed_slice() })
+    }
+
+    /// Pass 51 for `any`, `none` and `all` (see [`Compiler::ray_table`]).
+    pub fn ray_quant(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        body: &Expr,
+        span: crate::source::Span,
+    ) -> Option<B<W>> {
+        if !matches!(q, Quant::Any | Quant::None | Quant::All) {
+            return None;
+        }
+        let t = self.ray_table(slot, body)?;
+        // `any` and `none` stop at the first direction where `B` holds,
+        // `all` at the first where it does not.
+        let want = q != Quant::All;
         Some(Box::new(move |cx| {
-            let x = cx.fr.w[xw] as CellId;
-            let row = match player {
-                Some(pw) => {
-                    let p = cx.fr.w[pw];
-                    if (0..players as i64).contains(&p) {
-                        p as usize
-                    } else {
-                        players
-                    }
-                }
-                None => 0,
-            };
-            let words = table.get(row * dirs..(row + 1) * dirs).unwrap_or(&[]);
-            let occ = occupied(cx);
-            let mut looked = dirs;
-            let mut hit = false;
-            for (d, &word) in words.iter().enumerate() {
-                if word == 0 {
-                    continue;
-                }
-                let r = cx.t.first_in_or_last(cx.t.ray(x, d), occ);
-                let code = if (r as usize) < cells {
-                    cx.st.data.get(r as usize).copied().unwrap_or(0)
+            let (looked, found) = t.first(cx, want);
+            super::effect::tick_n(cx, looked as u32, span) && found == (q == Quant::Any)
+        }))
+    }
+
+    /// Pass 51 for `count` (see [`Compiler::ray_table`]).
+    pub fn ray_count(
+        &mut self,
+        slot: Slot,
+        body: &Expr,
+        span: crate::source::Span,
+    ) -> Option<I<W>> {
+        let t = self.ray_table(slot, body)?;
+        Some(Box::new(move |cx| {
+            let n = t.count(cx);
+            if super::effect::tick_n(cx, t.dirs as u32, span) {
+                n as i64
+            } else {
+                0
+            }
+        }))
+    }
+}
+
+/// Pass 51's table: for each player row (the player local's value, or
+/// `none`; one row without a player local) and direction, the pieces
+/// (codes, 0 for none) on whose ray stop the condition holds.
+struct RayTable {
+    /// The word slot of the cell the rays start from.
+    xw: usize,
+    /// The word slot of the player local, if the condition has one.
+    player: Option<usize>,
+    players: usize,
+    dirs: usize,
+    cells: usize,
+    /// Every code's bit: a word that holds for any piece.
+    full: u64,
+    table: Box<[u64]>,
+}
+
+impl RayTable {
+    /// The row's words, one per direction.
+    #[inline(always)]
+    fn words<const W: usize>(&self, cx: &Cx<'_, W>) -> &[u64] {
+        let row = match self.player {
+            Some(pw) => {
+                let p = cx.fr.w[pw];
+                if (0..self.players as i64).contains(&p) {
+                    p as usize
                 } else {
-                    0
-                };
-                if word >> (code & 63) & 1 != 0 {
-                    (looked, hit) = (d + 1, true);
-                    break;
+                    self.players
                 }
             }
-            super::effect::tick_n(cx, looked as u32, span) && hit
-        }))
+            None => 0,
+        };
+        self.table.get(row * self.dirs..(row + 1) * self.dirs).unwrap_or(&[])
+    }
+
+    /// Whether the condition holds in direction `d` whose word is `word`:
+    /// the ray scanned for its first piece only when the word depends on it.
+    #[inline(always)]
+    fn holds<const W: usize>(
+        &self,
+        cx: &Cx<'_, W>,
+        x: CellId,
+        d: usize,
+        word: u64,
+        occ: Set<W>,
+    ) -> bool {
+        if word == 0 || word == self.full {
+            return word != 0;
+        }
+        let r = cx.t.first_in_or_last(cx.t.ray(x, d), occ);
+        let code = if (r as usize) < self.cells {
+            cx.st.data.get(r as usize).copied().unwrap_or(0)
+        } else {
+            0
+        };
+        word >> (code & 63) & 1 != 0
+    }
+
+    /// The directions looked at up to the first where the condition is
+    /// `want` (all of them when there is none), and whether there is one.
+    #[inline(always)]
+    fn first<const W: usize>(&self, cx: &Cx<'_, W>, want: bool) -> (usize, bool) {
+        let x = cx.fr.w[self.xw] as CellId;
+        let occ = occupied(cx);
+        for (d, &word) in self.words(cx).iter().enumerate() {
+            if self.holds(cx, x, d, word, occ) == want {
+                return (d + 1, true);
+            }
+        }
+        (self.dirs, false)
+    }
+
+    /// The directions where the condition holds.
+    #[inline(always)]
+    fn count<const W: usize>(&self, cx: &Cx<'_, W>) -> usize {
+        let x = cx.fr.w[self.xw] as CellId;
+        let occ = occupied(cx);
+        let words = self.words(cx);
+        words.iter().enumerate().filter(|&(d, &word)| self.holds(cx, x, d, word, occ)).count()
     }
 }
 
@@ -5566,7 +5651,7 @@ fn free_locals_but(
 
 /// What `check --passes` says of pass 51.
 const RAY_QUANT_NOTE: &str =
-    "ray quantifier: `any d in dirs` over the first piece along each ray, from a table made at load";
+    "ray quantifier: `any`, `none`, `all` or `count` over `dirs` of the first piece along each ray, from a table made at load";
 
 /// What `check --passes` says of pass 50.
 pub(super) const RAY_STOP_NOTE: &str = "ray stop: `last(upto(ray(c, d)))` as one scan of the ray";

@@ -1176,16 +1176,17 @@ const RAY_BOARDS: [(&str, &str, &str); 4] = [
 ];
 
 /// Pass 51 is used on the attack boards with a cell whose every step is
-/// on the board (the squares' centres, the hexhex's): five times, for
+/// on the board (the squares' centres, the hexhex's): eight times, for
 /// `sees` in the `choose`'s filter (compiled twice there, as the filter's
-/// set form and as its walk) and after the placement, `open` and
-/// `rooky`; the graph board has no such cell and keeps the walk.
+/// set form and as its walk) and after the placement, `open`, `rooky`,
+/// `quiet`, `walled` and `rooks`; the graph board has no such cell and
+/// keeps the walk.
 #[test]
 fn the_attack_boards_use_the_ray_quantifier_where_they_can() {
     for (name, board, straight) in ATTACK_BOARDS {
         let g = crate::game_text(&attacks_on(board, straight)).expect("attacks game");
         let n = g.program().notes().iter().filter(|n| n.starts_with("ray quantifier")).count();
-        assert_eq!(n, if name.ends_with("graph") { 0 } else { 5 }, "{name}");
+        assert_eq!(n, if name.ends_with("graph") { 0 } else { 8 }, "{name}");
     }
 }
 
@@ -1193,8 +1194,10 @@ fn the_attack_boards_use_the_ray_quantifier_where_they_can() {
 /// player local (`sees`, asked of the opponent in a `choose`'s filter and
 /// of the mover after the placement, its rays' pieces either side's,
 /// either kind, in a straight direction or not), one that holds where a
-/// ray ends empty or at `none` (`open`, the piece `none`), and one
-/// without a player (`rooky`). On a graph board no cell has a neighbour
+/// ray ends empty or at `none` (`open`, the piece `none`), one without a
+/// player (`rooky`), and the other quantifiers: `none` with a filter
+/// (`quiet`), `all` (`walled`, which holds for a whole word of pieces in
+/// some directions) and `count` (`rooks`). On a graph board no cell has a neighbour
 /// in every direction, so the pass gives up and the walk runs
 /// ([`the_attack_boards_use_the_ray_quantifier_where_they_can`] says
 /// which boards use it).
@@ -1207,6 +1210,9 @@ pub fn attacks_on(board: &str, straight: &str) -> String {
            and ((kind(stop(x, d)) == Rook and d in straight) or (kind(stop(x, d)) == Bishop and not (d in straight)))\n\
          def open(x) = any d in dirs: owner(stop(x, d)) == none\n\
          def rooky(x) = any d in dirs: kind(stop(x, d)) == Rook\n\
+         def quiet(x, p) = none d in dirs where owner(stop(x, d)) == p\n\
+         def walled(x) = all d in dirs: occupied(stop(x, d)) or kind(stop(x, d)) == Bishop\n\
+         def rooks(x, p) = count d in dirs: owner(stop(x, d)) == p and kind(stop(x, d)) == Rook\n\
          turn {{\n\
            choose c in cells where empty(c) and not sees(c, opponent)\n\
            choose k in kinds\n\
@@ -1214,6 +1220,8 @@ pub fn attacks_on(board: &str, straight: &str) -> String {
            if sees(c, me) {{ remove c }}\n\
            if occupied(c) and not open(c) {{ win me }}\n\
            if rooky(c) and size(pieces(me)) >= 4 {{ win me }}\n\
+           if occupied(c) and quiet(c, opponent) and walled(c) {{ change c to Rook }}\n\
+           if rooks(c, opponent) >= 2 {{ lose me }}\n\
          }}\n\
          on no moves {{ draw }}"
     )

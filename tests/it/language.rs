@@ -711,7 +711,7 @@ fn bundled_games_use_their_compile_passes() {
             "chess.game",
             &[
                 "cell pattern: a set of cells made from one cell (and a player) alone, from a table made at load",
-                "ray quantifier: `any d in dirs` over the first piece along each ray, from a table made at load",
+                "ray quantifier: `any`, `none`, `all` or `count` over `dirs` of the first piece along each ray, from a table made at load",
             ],
         ),
         (

@@ -528,46 +528,59 @@ fn the_first_number_of_a_range_keeps_to_the_step_limit() {
 
 #[test]
 fn a_ray_quantifier_keeps_to_the_step_limit() {
-    // Pass 51 counts the directions `any d in dirs` looks at up to the
-    // first that passes, at once: under every limit from 1 to 9 the
-    // compiled evaluator and the reference interpreter (which walks the
-    // directions one by one) give the same moves or the same error at
-    // the same place. The Rook on c2 is east of b2; none is seen when it
-    // is taken away (all eight directions looked at).
-    for (setup, first_ok) in [("place Rook of B at c2", None), ("pass", Some(8))] {
-        let text = format!(
-            "players A, B\nboard square 3 by 3 with 8 neighbours\npiece Rook\nsetup {{ {setup} }}\n\
-             turn {{\n let x = b2\n require not (any d in dirs: kind(last(upto(ray(x, d)))) == Rook)\n pass\n}}\n"
-        );
-        let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
-        let notes = g.program().notes();
-        assert!(notes.iter().any(|n| n.starts_with("ray quantifier")), "{notes:?}");
-        let mut fitted = None;
-        for steps in 1..=9 {
-            let lim = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
-            let s = crate::start(&lim);
-            let ours = s.legal_moves(&lim);
-            let theirs = tabula::interp::reference::legal_moves(&lim, &s);
-            match (&ours, &theirs) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a, b, "{setup}, {steps} steps");
-                    assert_eq!(a.len(), usize::from(first_ok.is_some()), "{setup}, {steps} steps");
-                    fitted.get_or_insert(steps);
+    // Pass 51 counts the directions a quantifier over `dirs` looks at, at
+    // once: `any` and `none` up to the first where the condition holds,
+    // `all` up to the first where it does not, `count` all eight. Under
+    // every limit from 1 to 9 the compiled evaluator and the reference
+    // interpreter (which walks the directions one by one) give the same
+    // moves or the same error at the same place. The four rules say the
+    // same: no Rook is the first piece along a ray from b2. The Rook on
+    // c2 is east of b2; without it every direction is looked at.
+    let stop = "last(upto(ray(x, d)))";
+    let rules = [
+        (format!("not (any d in dirs: kind({stop}) == Rook)"), true),
+        (format!("none d in dirs where kind({stop}) == Rook"), true),
+        (format!("all d in dirs: kind({stop}) != Rook"), true),
+        (format!("(count d in dirs: kind({stop}) == Rook) == 0"), false),
+    ];
+    for (rule, stops_early) in &rules {
+        for (setup, rook) in [("place Rook of B at c2", true), ("pass", false)] {
+            let text = format!(
+                "players A, B\nboard square 3 by 3 with 8 neighbours\npiece Rook\nsetup {{ {setup} }}\n\
+                 turn {{\n let x = b2\n require {rule}\n pass\n}}\n"
+            );
+            let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+            let notes = g.program().notes();
+            assert!(notes.iter().any(|n| n.starts_with("ray quantifier")), "{rule}: {notes:?}");
+            let mut fitted = None;
+            for steps in 1..=9 {
+                let lim = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
+                let s = crate::start(&lim);
+                let ours = s.legal_moves(&lim);
+                let theirs = tabula::interp::reference::legal_moves(&lim, &s);
+                let at = format!("{rule}, {setup}, {steps} steps");
+                match (&ours, &theirs) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a, b, "{at}");
+                        assert_eq!(a.len(), usize::from(!rook), "{at}");
+                        fitted.get_or_insert(steps);
+                    }
+                    (Err(a), Err(b)) => {
+                        assert_eq!(a.message, b.message, "{at}");
+                        assert_eq!(pointed(&lim, a), pointed(&lim, b), "{at}");
+                        let quant = ["any d", "none d", "all d", "count d"];
+                        assert!(quant.iter().any(|q| pointed(&lim, a).starts_with(q)), "{at}");
+                    }
+                    _ => panic!("{at}: {ours:?} against {theirs:?}"),
                 }
-                (Err(a), Err(b)) => {
-                    assert_eq!(a.message, b.message, "{setup}, {steps} steps");
-                    assert_eq!(pointed(&lim, a), pointed(&lim, b), "{setup}, {steps} steps");
-                    assert!(pointed(&lim, a).starts_with("any d in dirs"), "{}", pointed(&lim, a));
-                }
-                _ => panic!("{setup}, {steps} steps: {ours:?} against {theirs:?}"),
             }
-        }
-        // With the Rook seen, the run fits from the east direction's
-        // place in `dirs` on (fewer than eight), and has no move; without
-        // it, from eight steps on, one for each direction.
-        match first_ok {
-            Some(n) => assert_eq!(fitted, Some(n), "{setup}"),
-            None => assert!(fitted.is_some_and(|n| n < 8), "{setup}: {fitted:?}"),
+            // The Rook seen by a quantifier that stops early: fewer than
+            // eight steps fit; otherwise eight, one for each direction.
+            match (rook && *stops_early, fitted) {
+                (true, Some(n)) => assert!(n < 8, "{rule}, {setup}: {n}"),
+                (false, Some(n)) => assert_eq!(n, 8, "{rule}, {setup}"),
+                (_, None) => panic!("{rule}, {setup}: no limit up to 9 fits"),
+            }
         }
     }
 }

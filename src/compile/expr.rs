@@ -1830,15 +1830,11 @@ impl<'g, const W: usize> Compiler<'g, W> {
                     i64::from(cx.t.prefix(l as u32, if upto { k + 1 } else { k }))
                 })
             }
-            Builtin::LineLast
-                if matches!(&args[0], Expr::Builtin(Builtin::UpTo, a, _)
-                if matches!(&a[0], Expr::Builtin(Builtin::Ray, ..))) =>
-            {
-                // Pass 50: the first piece along a ray (or the ray's last
-                // cell), in one closure.
-                let Expr::Builtin(_, a, _) = &args[0] else { return Box::new(|_| 0) };
-                let Expr::Builtin(_, ray, _) = &a[0] else { return Box::new(|_| 0) };
-                self.ray_stop(&ray[0], &ray[1])
+            // Pass 50: the first piece along a ray (or the ray's last cell),
+            // in one closure.
+            Builtin::LineLast if super::opt::upto_ray(&args[0]).is_some() => {
+                let Some((c, d)) = super::opt::upto_ray(&args[0]) else { return Box::new(|_| 0) };
+                self.ray_stop(c, d)
             }
             Builtin::LineFirst | Builtin::LineLast => {
                 let l = self.opnd(&args[0]);

@@ -5588,12 +5588,18 @@ impl RayTable {
 /// the local `slot`.
 fn ray_stop_of(e: &Expr, slot: Slot) -> Option<Slot> {
     let Expr::Builtin(Builtin::LineLast, a, _) = e else { return None };
-    let Expr::Builtin(Builtin::UpTo, a, _) = &a[0] else { return None };
-    let Expr::Builtin(Builtin::Ray, a, _) = &a[0] else { return None };
-    match (&a[0], &a[1]) {
+    match upto_ray(&a[0])? {
         (Expr::Local(x, _), Expr::Local(d, _)) if *d == slot && *x != slot => Some(*x),
         _ => None,
     }
+}
+
+/// The cell and direction of `e` if it is `upto(ray(c, d))`: the line
+/// whose `last` is the ray stop of passes 50 and 51.
+pub fn upto_ray(e: &Expr) -> Option<(&Expr, &Expr)> {
+    let Expr::Builtin(Builtin::UpTo, a, _) = e else { return None };
+    let Expr::Builtin(Builtin::Ray, a, _) = &a[0] else { return None };
+    Some((&a[0], &a[1]))
 }
 
 /// The cell local of the first ray stop from `slot` (see [`ray_stop_of`])

@@ -497,6 +497,38 @@ impl Expr {
         }
     }
 
+    /// Calls `f` on each expression directly inside this one, mutably
+    /// (the same order as [`Expr::children`]).
+    pub fn children_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        match self {
+            Expr::Const(_) | Expr::Me | Expr::Lines(..) | Expr::Local(..) => {}
+            Expr::Unary(_, a) | Expr::Prop(_, a, _) => f(a),
+            Expr::Var(_, _, p) | Expr::Zone(_, p) => {
+                if let Some(p) = p {
+                    f(p);
+                }
+            }
+            Expr::Binary(_, a, b, _) => {
+                f(a);
+                f(b);
+            }
+            Expr::Builtin(_, args, _) => args.iter_mut().for_each(f),
+            Expr::Inline(binds, body, _) => {
+                binds.iter_mut().for_each(|(_, e)| f(e));
+                f(body);
+            }
+            Expr::Quant { domain, filter, body, .. } => {
+                f(domain);
+                if let Some(x) = filter {
+                    f(x);
+                }
+                if let Some(x) = body {
+                    f(x);
+                }
+            }
+        }
+    }
+
     /// Whether this expression reads the local `slot` anywhere.
     pub fn reads_slot(&self, slot: Slot) -> bool {
         match self {

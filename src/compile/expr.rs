@@ -21,6 +21,9 @@ pub struct Compiler<'g, const W: usize> {
     /// Its tables.
     pub t: &'g Tables<W>,
     vars: Vec<Var>,
+    /// The types of the slots the passes added past the checked game's
+    /// ([`Compiler::fresh_cell_local`]).
+    extra_tys: Vec<Ty>,
     sizes: (usize, usize, usize),
     /// What the passes did.
     pub notes: Vec<String>,
@@ -780,6 +783,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
             g,
             t,
             vars,
+            extra_tys: Vec::new(),
             sizes,
             notes: Vec::new(),
             memos: 0,
@@ -815,6 +819,17 @@ impl<'g, const W: usize> Compiler<'g, W> {
         (self.sizes.0 - 1) as u16
     }
 
+    /// A fresh cell local for a pass that rewrites an expression (pass
+    /// 52): an IR slot past the checked game's, of type cell, in a fresh
+    /// word; `None` when the slots run out.
+    pub fn fresh_cell_local(&mut self) -> Option<Slot> {
+        let slot = Slot::try_from(self.vars.len()).ok()?;
+        let w = self.fresh_word();
+        self.vars.push(Var::W(w));
+        self.extra_tys.push(Ty::Cell);
+        Some(slot)
+    }
+
     /// A fresh set slot (see [`Compiler::fresh_word`]).
     pub fn fresh_set(&mut self) -> u16 {
         self.sizes.1 += 1;
@@ -835,7 +850,13 @@ impl<'g, const W: usize> Compiler<'g, W> {
 
     /// The type of an expression.
     pub fn ty(&self, e: &Expr) -> Ty {
-        e.ty(&self.g.slot_tys)
+        let checked = self.g.slot_tys.len();
+        match e {
+            Expr::Local(s, _) if *s as usize >= checked => {
+                self.extra_tys.get(*s as usize - checked).copied().unwrap_or(Ty::Error)
+            }
+            _ => e.ty(&self.g.slot_tys),
+        }
     }
 
     /// `e` as a [`Leaf`], if it is one.

@@ -741,6 +741,9 @@ pub fn cases() -> Vec<(String, Game)> {
         let g = crate::game_text(&attacks_on(board, straight)).expect("attacks game");
         out.push((name.into(), g));
     }
+    for (name, board, d) in FIRST_BOARDS {
+        out.push((name.into(), crate::game_text(&firsts_on(board, d)).expect("firsts game")));
+    }
     for (name, links) in [("looped", LOOPED), ("linked", LINKED)] {
         out.push((name.into(), crate::game_text(&pushed_on_graph(links)).expect("pushed game")));
     }
@@ -1236,6 +1239,70 @@ pub const ATTACK_BOARDS: [(&str, &str, &str); 4] = [
     ("attacks hexhex", "board hexhex 3", "e, w"),
     ("attacks graph", "board graph {\n points c1, c2, c3, c4, c5\n links e/w: c3-c1-c4-c2-c5\n links n/s: c1-c2\n}", "e, w"),
 ];
+
+/// Pass 52's first number along a line, `min k in range(a, b) where
+/// F(L[k]): k` (or `max`): going up from 1 where `F` holds at `none` (past
+/// the ray's end: `run`, Othello's bracket), down from past the end to
+/// below 1 (`back`, `edge`), up from below 1 (`up`), where `F` does not
+/// hold at `none` (`low`), over a line local (`gap`, each line of three);
+/// the bounds constant or read from the position. `mixed` reads `k`
+/// outside `L[k]` and keeps pass 48's walk. On a square board, a 10 by 10
+/// one (sets of two words), a hexhex board and a graph board whose `e`/`w`
+/// line runs against the cell ids.
+fn firsts_on(board: &str, d: &str) -> String {
+    format!(
+        "players A, B\n{board}\npiece Stone \"S\"\npiece Rock \"R\"\n\
+         def run(c, d) = min k in range(1, 12) where owner(ray(c, d)[k]) != opponent: k\n\
+         def back(c, d) = max k in range(-1, 4) where not occupied(ray(c, d)[k]): k\n\
+         def edge(c, d) = max k in range(-2, ply % 4 - 1) where empty(ray(c, d)[k]) or off(ray(c, d)[k]): k\n\
+         def up(c, d) = min k in range(ply % 3 - 1, 4) where off(ray(c, d)[k]) or owner(ray(c, d)[k]) == opponent: k\n\
+         def low(c, d) = min k in range(1 - ply % 3, 3) where kind(ray(c, d)[k]) == Rock or owner(ray(c, d)[k]) == me: k\n\
+         def mixed(c, d) = min k in range(1, 6) where owner(ray(c, d)[k]) == me and k > 1: k\n\
+         def gap(l) = min i in range(1, 3) where empty(l[i]): i\n\
+         turn {{\n\
+           choose c in cells where empty(c) and back(c, {d}) != 2\n\
+           choose k in kinds\n\
+           place k at c\n\
+           for d in dirs where run(c, d) >= 2 and owner(ray(c, d)[run(c, d)]) == me {{\n\
+             let x = step(c, d)\n\
+             while owner(x) == opponent {{\n\
+               change x to me\n\
+               x = step(x, d)\n\
+             }}\n\
+           }}\n\
+           if low(c, {d}) < 1 and mixed(c, {d}) > 0 {{ remove c }}\n\
+           if occupied(c) and edge(c, {d}) + up(c, {d}) == 1 {{ change c to Rock }}\n\
+           if any l in lines(3): gap(l) == 3 and owner(l[1]) == me {{ win me }}\n\
+           if size(pieces(me)) >= 8 {{ win me }}\n\
+         }}\n\
+         on no moves {{ draw }}"
+    )
+}
+
+/// The boards of [`firsts_on`]: a name, the board and a direction.
+const FIRST_BOARDS: [(&str, &str, &str); 4] = [
+    ("firsts square", "board square 5 by 5 with 8 neighbours", "n"),
+    // 100 cells: sets of two words.
+    ("firsts large", "board square 10 by 10 with 8 neighbours", "s"),
+    ("firsts hexhex", "board hexhex 3", "w"),
+    ("firsts graph", "board graph {\n points c1, c2, c3, c4, c5\n links e/w: c3-c1-c4-c2-c5\n links n/s: c1-c2\n}", "e"),
+];
+
+/// Pass 52 walks the line of every first-along-a-line quantifier of the
+/// firsts games but `mixed`'s, which reads its number outside the line
+/// and keeps pass 48's walk: `run` (twice), `back` (compiled twice, as
+/// the `choose` filter's set form and as its walk), `edge`, `up`, `low`
+/// and `gap` on every board.
+#[test]
+fn the_firsts_games_walk_their_lines() {
+    for (name, board, d) in FIRST_BOARDS {
+        let g = crate::game_text(&firsts_on(board, d)).expect("firsts game");
+        let notes = g.program().notes();
+        let count = |p: &str| notes.iter().filter(|n| n.starts_with(p)).count();
+        assert_eq!(count("first along a line"), 8, "{name}: {notes:?}");
+        assert_eq!(count("first in a range"), 1, "{name}: {notes:?}");
+    }
+}
 
 /// The links of [`pushed_on_graph`]'s loop of three.
 pub const LOOPED: &str = "links e/w: c1-c2-c3-c1\n links n/s: c4-c1";

@@ -716,7 +716,7 @@ fn bundled_games_use_their_compile_passes() {
         ),
         (
             "othello.game",
-            &["first in a range: `min x in range(a, b) where F: x` stops at the first number that passes"],
+            &["first along a line: `min k in range(a, b) where F(L[k]): k` as one walk of `L` against the set where `F` holds"],
         ),
         (
             "connect4.game",

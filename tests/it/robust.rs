@@ -527,6 +527,53 @@ fn the_first_number_of_a_range_keeps_to_the_step_limit() {
 }
 
 #[test]
+fn the_first_number_along_a_line_keeps_to_the_step_limit() {
+    // Pass 52 (the first number whose cell along a line passes) counts the
+    // range's numbers as pass 48 does: five steps for `range(1, 5)`, at
+    // once where they fit, one by one up to the error at the quantifier
+    // where they do not. b1 holds a Stone, so the first empty cell east
+    // of a1 is the second (c1), and past the ray's end `none` is not
+    // empty. The reference interpreter agrees under every limit from 1 to
+    // 6: both answer from 5 steps, and below 5 both stop with the error
+    // at the quantifier.
+    for (rule, answer) in [
+        ("min k in range(1, 5) where empty(ray(x, e)[k]): k", 2),
+        ("max k in range(1, 5) where empty(ray(x, e)[k]): k", 2),
+        ("min k in range(0, 4) where occupied(ray(x, e)[k]): k", 1),
+    ] {
+        let text = format!(
+            "players A, B\nboard square 3 by 3\npiece Stone\nsetup {{ place Stone of B at b1 }}\n\
+             turn {{\n let x = a1\n let n = {rule}\n require n == {answer}\n pass\n}}\n"
+        );
+        let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+        let notes = g.program().notes();
+        assert!(notes.iter().any(|n| n.starts_with("first along a line")), "{rule}: {notes:?}");
+        for steps in 1..=6 {
+            let lim = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
+            let s = crate::start(&lim);
+            let ours = s.legal_moves(&lim);
+            let theirs = tabula::interp::reference::legal_moves(&lim, &s);
+            let at = format!("{rule}, {steps} steps");
+            match (&ours, &theirs) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "{at}");
+                    assert_eq!(a.len(), 1, "{at}");
+                    assert!(steps >= 5, "{at}: five numbers fit in {steps} steps");
+                }
+                (Err(a), Err(b)) => {
+                    assert!(steps < 5, "{at}: {}", a.message);
+                    assert_eq!(a.message, b.message, "{at}");
+                    assert_eq!(pointed(&lim, a), pointed(&lim, b), "{at}");
+                    let quant = &rule[..3];
+                    assert!(pointed(&lim, a).starts_with(quant), "{at}: `{}`", pointed(&lim, a));
+                }
+                _ => panic!("{at}: {ours:?} against {theirs:?}"),
+            }
+        }
+    }
+}
+
+#[test]
 fn a_ray_quantifier_keeps_to_the_step_limit() {
     // Pass 51 counts the directions a quantifier over `dirs` looks at, at
     // once: `any` and `none` up to the first where the condition holds,

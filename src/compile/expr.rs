@@ -2179,6 +2179,11 @@ impl<'g, const W: usize> Compiler<'g, W> {
                 return b;
             }
         }
+        if let Expr::Const(Value::Dirs) = domain {
+            if let Some(b) = self.dirs_guard(q, slot, filter, body, span) {
+                return b;
+            }
+        }
         let var = self.var(slot);
         if matches!(var, Var::W(_)) {
             if let Some(b) = self.kind_quant_bool(q, slot, domain, filter, body) {
@@ -2261,7 +2266,7 @@ impl<'g, const W: usize> Compiler<'g, W> {
 
     /// A condition quantifier's hoisted values (their flag words), filter
     /// and body, compiled.
-    fn quant_conds(
+    pub fn quant_conds(
         &mut self,
         slot: Slot,
         filter: Option<&Expr>,

@@ -906,6 +906,24 @@
 //!     playouts 276.7M → 243.9M; paired wall of 2,000 playouts 1.19×
 //!     and `perft 8` 1.14× faster), any game that captures by
 //!     bracketing a run of pieces along a line.
+//! 53. **Guarded directions** (`Compiler::dirs_guard`). `any d in dirs:
+//!     A and B` (or `none`; for `all` too where `A` is the filter's first
+//!     conjunct, since an element that fails `all` passes its filter)
+//!     where `A` reads `d` only as `step(x, d)` of one cell `x` that does
+//!     not read `d`, cannot fail and counts no step: `step(x, d)` is put
+//!     into `A` as a fresh cell local, and where `A` is then a plain set
+//!     form, a run computes its set once and tests each direction's step
+//!     from `x` against it (`none` as `A` holds at `none`), asking `B`
+//!     only where it holds, as `and` asks it. The directions are counted
+//!     as steps in order, those passed over together, so a limit stops
+//!     the run where the walk stops. A `def` whose arguments are all
+//!     locals (`brackets(c, d)`) is read through, each parameter read as
+//!     its argument. Games: Othello (`legal`'s `any d in dirs:
+//!     brackets(c, d)`, where `A` is the neighbour's owner: callgrind
+//!     `perft 6` 151.9M → 99.2M instructions, 60 playouts 243.9M →
+//!     189.7M; paired wall of 2,000 playouts 1.43× and `perft 8` 1.88×
+//!     faster), any rule that asks something of the neighbours that pass
+//!     a simple test.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes
@@ -5435,6 +5453,184 @@ impl<const W: usize> Compiler<'_, W> {
         Some((line, pred.into_guard()))
     }
 }
+
+impl<const W: usize> Compiler<'_, W> {
+    /// Pass 53: `any d in dirs: A and B` (or `none`; or the same `A` first
+    /// in the filter, for `all` too) where `A` reads `d` only as `step(x,
+    /// d)` of one cell `x` that does not read `d`, cannot fail and counts
+    /// no step, and with `step(x, d)` put into it as a fresh cell local
+    /// is a plain set form: the set is computed once per evaluation and
+    /// each direction's step from `x` tested against it; a direction
+    /// outside it fails `A`, so its `B` is not asked (as `and` would not
+    /// ask it), and the directions are counted as steps in order, as the
+    /// walk counts them, those passed over together. A `def` whose
+    /// arguments are locals (`brackets(c, d)`) is read through.
+    pub fn dirs_guard(
+        &mut self,
+        q: Quant,
+        slot: Slot,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+        span: crate::source::Span,
+    ) -> Option<B<W>> {
+        if !matches!(q, Quant::Any | Quant::None | Quant::All) {
+            return None;
+        }
+        let Var::W(dv) = self.var(slot) else { return None };
+        // The guard's conjunct: the filter's first, else (not for `all`,
+        // where failing the body decides) the body's.
+        let in_filter = filter.is_some();
+        let cond = match (filter, body) {
+            (Some(f), _) => f,
+            (None, Some(b)) if q != Quant::All => b,
+            _ => return None,
+        };
+        let mut parts = Vec::new();
+        conjuncts_through(&unalias(cond), &mut parts);
+        let first = parts.first()?;
+        if !never_errs(first) || !stepless_expr(first) {
+            return None;
+        }
+        let mut from = None;
+        if !stepped_from(first, slot, &mut from) {
+            return None;
+        }
+        let from = from?;
+        let x = self.fresh_cell_local()?;
+        let mut g = first.clone();
+        put_step(&mut g, slot, x);
+        let guard = self.pred(&g, &mut vec![x]).filter(Pred::is_plain)?.into_guard();
+        let rest = parts.get(1..).and_then(|r| {
+            r.iter()
+                .cloned()
+                .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b), span))
+        });
+        let (f, b) = if in_filter { (rest.as_ref(), body) } else { (None, rest.as_ref()) };
+        let from = match &from {
+            Expr::Local(s, _) if !self.is_hoisted(&from) => match self.var(*s) {
+                Var::W(w) => Ok(w as usize),
+                _ => Err(self.word(&from)),
+            },
+            e => Err(self.word(e)),
+        };
+        let (flags, f, b) = self.quant_conds(slot, f, b);
+        self.notes.push(DIRS_GUARD_NOTE.into());
+        let want = q != Quant::All;
+        Some(Box::new(move |cx| {
+            let c = match &from {
+                Ok(w) => cx.fr.w[*w],
+                Err(f) => f(cx),
+            } as CellId;
+            let (s, at_none) = guard.eval(cx, cx.t.all);
+            super::expr::forget(cx, &flags);
+            let dirs = cx.t.dirs as u32;
+            let mut done = 0;
+            let mut hit = false;
+            for d in 0..dirs {
+                let n = cx.t.step(c, d as usize);
+                if !(if n == NO_CELL { at_none } else { s.contains(n) }) {
+                    continue;
+                }
+                if !super::effect::tick_n(cx, d + 1 - done, span) {
+                    return q != Quant::Any;
+                }
+                done = d + 1;
+                cx.fr.w[dv as usize] = i64::from(d);
+                if f.as_ref().is_some_and(|f| !f(cx)) {
+                    continue;
+                }
+                if b.as_ref().is_none_or(|b| b(cx)) == want {
+                    hit = true;
+                    break;
+                }
+            }
+            if !hit {
+                super::effect::tick_n(cx, dirs - done, span);
+            }
+            match q {
+                Quant::Any => hit,
+                _ => !hit,
+            }
+        }))
+    }
+}
+
+/// `e` with the `def`s at its top whose arguments are all locals read
+/// through: each parameter replaced by its argument's local (expressions
+/// cannot assign, so the argument holds the parameter's value throughout).
+fn unalias(e: &Expr) -> Expr {
+    match e {
+        Expr::Inline(binds, body, _) if binds.iter().all(|(_, x)| matches!(x, Expr::Local(..))) => {
+            let mut out = unalias(body);
+            for (p, x) in binds.iter() {
+                if let Expr::Local(a, _) = x {
+                    rename_local(&mut out, *p, *a);
+                }
+            }
+            out
+        }
+        e => e.clone(),
+    }
+}
+
+/// `e` with every read of the local `from` made a read of `to`.
+fn rename_local(e: &mut Expr, from: Slot, to: Slot) {
+    match e {
+        Expr::Local(s, _) if *s == from => *s = to,
+        _ => e.children_mut(&mut |c| rename_local(c, from, to)),
+    }
+}
+
+/// The conjuncts of `e`, left to right (`a and b and c`: `a`, `b`, `c`),
+/// the `def`s at the top of each read through (see [`unalias`]).
+fn conjuncts_through(e: &Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::Binary(BinOp::And, a, b, _) => {
+            conjuncts_through(&unalias(a), out);
+            conjuncts_through(&unalias(b), out);
+        }
+        e => out.push(e.clone()),
+    }
+}
+
+/// Whether every read of the local `d` in `e` is `step(x, d)` of one cell
+/// `x` (into `from`) that does not read `d`.
+fn stepped_from(e: &Expr, d: Slot, from: &mut Option<Expr>) -> bool {
+    match e {
+        Expr::Builtin(Builtin::Step, a, _) if matches!(&a[1], Expr::Local(s, _) if *s == d) => {
+            if a[0].reads_slot(d) {
+                return false;
+            }
+            match from {
+                Some(x) => same_expr(x, &a[0], &[], &mut Vec::new()),
+                None => {
+                    *from = Some(a[0].clone());
+                    true
+                }
+            }
+        }
+        Expr::Local(s, _) => *s != d,
+        _ => {
+            let mut ok = true;
+            e.children(&mut |c| ok = ok && stepped_from(c, d, from));
+            ok
+        }
+    }
+}
+
+/// `e` with every `step(x, d)` of the local `d` replaced by the local `to`.
+fn put_step(e: &mut Expr, d: Slot, to: Slot) {
+    if let Expr::Builtin(Builtin::Step, a, span) = e {
+        if matches!(&a[1], Expr::Local(s, _) if *s == d) {
+            *e = Expr::Local(to, *span);
+            return;
+        }
+    }
+    e.children_mut(&mut |c| put_step(c, d, to));
+}
+
+/// Pass 53's note.
+const DIRS_GUARD_NOTE: &str = "guarded directions: `any d in dirs: A and B` tests `A` of `step(x, d)` against one set, asking `B` only where it holds";
 
 /// Pass 52's line: `ray(c, d)` of two word locals, a line local, or any
 /// other line expression.

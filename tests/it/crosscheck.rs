@@ -744,6 +744,10 @@ pub fn cases() -> Vec<(String, Game)> {
     for (name, board, d) in FIRST_BOARDS {
         out.push((name.into(), crate::game_text(&firsts_on(board, d)).expect("firsts game")));
     }
+    for (name, board, d) in FIRST_BOARDS {
+        let name = name.replace("firsts", "guards");
+        out.push((name, crate::game_text(&guards_on(board, d)).expect("guards game")));
+    }
     for (name, links) in [("looped", LOOPED), ("linked", LINKED)] {
         out.push((name.into(), crate::game_text(&pushed_on_graph(links)).expect("pushed game")));
     }
@@ -1301,6 +1305,59 @@ fn the_firsts_games_walk_their_lines() {
         let count = |p: &str| notes.iter().filter(|n| n.starts_with(p)).count();
         assert_eq!(count("first along a line"), 8, "{name}: {notes:?}");
         assert_eq!(count("first in a range"), 1, "{name}: {notes:?}");
+    }
+}
+
+/// Pass 53's guarded directions: `any d in dirs: A and B` with `A` about
+/// `step(x, d)` alone — Othello's form, through a `def` whose arguments
+/// are locals (`flank`, whose `B` counts steps of its own), `A` alone
+/// and true at `none` (`open`), `none` (`guarded`), `all` with `A` as the
+/// filter (`ringed`), `x` not a local (`away`) — and `bare`, whose first
+/// conjunct reads `d` itself, and `walled`, an `all` whose body's first
+/// conjunct does not skip the rest (failing it decides), which keep the
+/// walk. On the boards of
+/// [`firsts_on`] (the graph's points lack most directions).
+fn guards_on(board: &str, d: &str) -> String {
+    format!(
+        "players A, B\n{board}\npiece Stone \"S\"\npiece Rock \"R\"\n\
+         def flank(c, d) = owner(step(c, d)) == opponent and (min k in range(1, 6) where owner(ray(c, d)[k]) != opponent: k) > 1\n\
+         def open(c) = any d in dirs: empty(step(c, d)) or off(step(c, d))\n\
+         def guarded(c) = none d in dirs: owner(step(c, d)) == me and kind(step(c, d)) == Rock\n\
+         def ringed(c) = all d in dirs where occupied(step(c, d)): owner(step(c, d)) == opponent\n\
+         def away(c) = any d in dirs: owner(step(step(c, {d}), d)) == me and kind(step(step(c, {d}), d)) != Rock\n\
+         def bare(c) = any d in dirs: d == {d} and empty(step(c, d))\n\
+         def walled(c) = all d in dirs: occupied(step(c, d)) and owner(step(c, d)) != opponent\n\
+         turn {{\n\
+           choose c in cells where empty(c) and guarded(c)\n\
+           choose k in kinds\n\
+           place k at c\n\
+           for d in dirs where flank(c, d) {{\n\
+             let x = step(c, d)\n\
+             while owner(x) == opponent {{\n\
+               change x to me\n\
+               x = step(x, d)\n\
+             }}\n\
+           }}\n\
+           if (any d in dirs: flank(c, d)) and ringed(c) {{ change c to Rock }}\n\
+           if not open(c) and away(c) {{ remove c }}\n\
+           if bare(c) and size(pieces(me)) >= 5 {{ win me }}\n\
+           if walled(step(c, {d})) {{ remove c }}\n\
+           if size(pieces(me)) >= 8 {{ win me }}\n\
+         }}\n\
+         on no moves {{ draw }}"
+    )
+}
+
+/// Pass 53 guards every quantifier over `dirs` of the guards games but
+/// `bare`'s: `guarded` (compiled twice, as the `choose` filter's set form
+/// and as its walk), the `any` over `flank`, `open`, `ringed` and `away`.
+#[test]
+fn the_guards_games_guard_their_directions() {
+    for (name, board, d) in FIRST_BOARDS {
+        let g = crate::game_text(&guards_on(board, d)).expect("guards game");
+        let notes = g.program().notes();
+        let count = notes.iter().filter(|n| n.starts_with("guarded directions")).count();
+        assert_eq!(count, 6, "{name}: {notes:?}");
     }
 }
 

@@ -574,6 +574,60 @@ fn the_first_number_along_a_line_keeps_to_the_step_limit() {
 }
 
 #[test]
+fn guarded_directions_keep_to_the_step_limit() {
+    // Pass 53 passes over the directions whose first conjunct fails
+    // without asking the rest, and counts them as the walk does: one step
+    // a direction, in order, those passed over together, and the rest's
+    // own steps (two numbers of a range) where it is asked. Under every
+    // limit from 1 to 24 the compiled evaluator and the reference
+    // interpreter give the same moves or the same error at the same
+    // place. B's stones stand east and south-west of b2.
+    let rest = "(min k in range(1, 2) where empty(ray(x, d)[k]): k) >= 0";
+    let rules = [
+        format!("any d in dirs: owner(step(x, d)) == B and {rest}"),
+        format!("not (none d in dirs: owner(step(x, d)) == B and {rest})"),
+        format!("all d in dirs where owner(step(x, d)) == B: {rest}"),
+    ];
+    for rule in &rules {
+        let text = format!(
+            "players A, B\nboard square 3 by 3 with 8 neighbours\npiece Stone\n\
+             setup {{ place Stone of B at [c2, a1] }}\n\
+             turn {{\n let x = b2\n require {rule}\n pass\n}}\n"
+        );
+        let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
+        let notes = g.program().notes();
+        assert!(notes.iter().any(|n| n.starts_with("guarded directions")), "{rule}: {notes:?}");
+        let mut fitted = None;
+        for steps in 1..=24 {
+            let lim = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
+            let s = crate::start(&lim);
+            let ours = s.legal_moves(&lim);
+            let theirs = tabula::interp::reference::legal_moves(&lim, &s);
+            let at = format!("{rule}, {steps} steps");
+            match (&ours, &theirs) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "{at}");
+                    assert_eq!(a.len(), 1, "{at}");
+                    fitted.get_or_insert(steps);
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.message, b.message, "{at}");
+                    assert_eq!(pointed(&lim, a), pointed(&lim, b), "{at}");
+                }
+                _ => panic!("{at}: {ours:?} against {theirs:?}"),
+            }
+        }
+        // More than the eight directions alone: the rest was asked (and
+        // counted) for at least one of them.
+        assert!(fitted.is_some_and(|n| n > 2), "{rule}: {fitted:?}");
+        if rule.starts_with("all") {
+            // Every direction, and the rest for both of B's stones.
+            assert_eq!(fitted, Some(8 + 2 * 2), "{rule}");
+        }
+    }
+}
+
+#[test]
 fn a_ray_quantifier_keeps_to_the_step_limit() {
     // Pass 51 counts the directions a quantifier over `dirs` looks at, at
     // once: `any` and `none` up to the first where the condition holds,

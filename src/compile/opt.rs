@@ -1386,6 +1386,16 @@ impl<const W: usize> Pred<W> {
                     (cx.t.all.minus(x), !m)
                 })
             }
+            // A comparison with a number read at run time: that number's
+            // closure, then the occupancy sets, without the tree's match.
+            Pred::OwnerIs(p) => Box::new(move |cx, _| {
+                let p = p(cx);
+                Pred::owner_is(cx, p)
+            }),
+            Pred::KindIs(k) => Box::new(move |cx, _| {
+                let k = k(cx);
+                Pred::kind_is(cx, k)
+            }),
             p => Box::new(move |cx, within| p.eval(cx, within)),
         }
     }

@@ -1312,7 +1312,9 @@ fn the_firsts_games_walk_their_lines() {
 /// `step(x, d)` alone — Othello's form, through a `def` whose arguments
 /// are locals (`flank`, whose `B` counts steps of its own), `A` alone
 /// and true at `none` (`open`), `none` (`guarded`), `all` with `A` as the
-/// filter (`ringed`), `x` not a local (`away`) — and `bare`, whose first
+/// filter (`ringed`), `x` not a local (`away`), `A` a kind compared
+/// with a local (the `choose` of the kind, which may not match an
+/// opponent's neighbour) — and `bare`, whose first
 /// conjunct reads `d` itself, and `walled`, an `all` whose body's first
 /// conjunct does not skip the rest (failing it decides), which keep the
 /// walk. On the boards of
@@ -1329,7 +1331,7 @@ fn guards_on(board: &str, d: &str) -> String {
          def walled(c) = all d in dirs: occupied(step(c, d)) and owner(step(c, d)) != opponent\n\
          turn {{\n\
            choose c in cells where empty(c) and guarded(c)\n\
-           choose k in kinds\n\
+           choose k in kinds where ply % 3 == 0 or not (any d in dirs: kind(step(c, d)) == k and owner(step(c, d)) == opponent)\n\
            place k at c\n\
            for d in dirs where flank(c, d) {{\n\
              let x = step(c, d)\n\
@@ -1342,6 +1344,7 @@ fn guards_on(board: &str, d: &str) -> String {
            if not open(c) and away(c) {{ remove c }}\n\
            if bare(c) and size(pieces(me)) >= 5 {{ win me }}\n\
            if walled(step(c, {d})) {{ remove c }}\n\
+
            if size(pieces(me)) >= 8 {{ win me }}\n\
          }}\n\
          on no moves {{ draw }}"
@@ -1350,14 +1353,15 @@ fn guards_on(board: &str, d: &str) -> String {
 
 /// Pass 53 guards every quantifier over `dirs` of the guards games but
 /// `bare`'s: `guarded` (compiled twice, as the `choose` filter's set form
-/// and as its walk), the `any` over `flank`, `open`, `ringed` and `away`.
+/// and as its walk), the `any` over `flank`, `open`, `ringed`, `away` and
+/// the `any` in the kind's `choose`.
 #[test]
 fn the_guards_games_guard_their_directions() {
     for (name, board, d) in FIRST_BOARDS {
         let g = crate::game_text(&guards_on(board, d)).expect("guards game");
         let notes = g.program().notes();
         let count = notes.iter().filter(|n| n.starts_with("guarded directions")).count();
-        assert_eq!(count, 6, "{name}: {notes:?}");
+        assert_eq!(count, 7, "{name}: {notes:?}");
     }
 }
 

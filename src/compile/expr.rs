@@ -819,9 +819,10 @@ impl<'g, const W: usize> Compiler<'g, W> {
         (self.sizes.0 - 1) as u16
     }
 
-    /// A fresh cell local for a pass that rewrites an expression (pass
-    /// 52): an IR slot past the checked game's, of type cell, in a fresh
-    /// word; `None` when the slots run out.
+    /// A fresh cell local for a pass that rewrites an expression (passes
+    /// 52 and 53 put it in place of a cell expression to ask for a set
+    /// form): an IR slot past the checked game's, of type cell, in a
+    /// fresh word that no run reads; `None` when the slots run out.
     pub fn fresh_cell_local(&mut self) -> Option<Slot> {
         let slot = Slot::try_from(self.vars.len()).ok()?;
         let w = self.fresh_word();
@@ -1900,6 +1901,18 @@ impl<'g, const W: usize> Compiler<'g, W> {
             }
             // Sets and collections are not words: a checked game never asks.
             _ => Box::new(|_| 0),
+        }
+    }
+
+    /// The frame word of `e` when it is a word local read as it stands
+    /// (not a value hoisted out of a quantifier).
+    pub fn word_slot(&self, e: &Expr) -> Option<usize> {
+        match e {
+            Expr::Local(x, _) if !self.is_hoisted(e) => match self.var(*x) {
+                Var::W(i) => Some(i as usize),
+                _ => None,
+            },
+            _ => None,
         }
     }
 

@@ -5446,19 +5446,14 @@ impl<const W: usize> Compiler<'_, W> {
         let mut g = f.clone();
         put_cell(&mut g, k, x);
         let pred = self.pred(&g, &mut vec![x]).filter(Pred::is_plain)?;
-        let word = |c: &Compiler<'_, W>, e: &Expr| match e {
-            Expr::Local(s, _) if !c.is_hoisted(e) => match c.var(*s) {
-                Var::W(w) => Some(w as usize),
-                _ => None,
-            },
-            _ => None,
-        };
         let line = match &line {
-            Expr::Builtin(Builtin::Ray, a, _) => match (word(self, &a[0]), word(self, &a[1])) {
-                (Some(c), Some(d)) => LineOf::Ray(c, d),
-                _ => LineOf::Fn(self.word(&line)),
-            },
-            l => word(self, l).map_or_else(|| LineOf::Fn(self.word(l)), LineOf::Slot),
+            Expr::Builtin(Builtin::Ray, a, _) => {
+                match (self.word_slot(&a[0]), self.word_slot(&a[1])) {
+                    (Some(c), Some(d)) => LineOf::Ray(c, d),
+                    _ => LineOf::Fn(self.word(&line)),
+                }
+            }
+            l => self.word_slot(l).map_or_else(|| LineOf::Fn(self.word(l)), LineOf::Slot),
         };
         Some((line, pred.into_guard()))
     }
@@ -5516,13 +5511,7 @@ impl<const W: usize> Compiler<'_, W> {
                 .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b), span))
         });
         let (f, b) = if in_filter { (rest.as_ref(), body) } else { (None, rest.as_ref()) };
-        let from = match &from {
-            Expr::Local(s, _) if !self.is_hoisted(&from) => match self.var(*s) {
-                Var::W(w) => Ok(w as usize),
-                _ => Err(self.word(&from)),
-            },
-            e => Err(self.word(e)),
-        };
+        let from = self.word_slot(&from).ok_or_else(|| self.word(&from));
         let (flags, f, b) = self.quant_conds(slot, f, b);
         self.notes.push(DIRS_GUARD_NOTE.into());
         let want = q != Quant::All;

@@ -1344,7 +1344,6 @@ fn guards_on(board: &str, d: &str) -> String {
            if not open(c) and away(c) {{ remove c }}\n\
            if bare(c) and size(pieces(me)) >= 5 {{ win me }}\n\
            if walled(step(c, {d})) {{ remove c }}\n\
-
            if size(pieces(me)) >= 8 {{ win me }}\n\
          }}\n\
          on no moves {{ draw }}"

@@ -5438,13 +5438,13 @@ impl<const W: usize> Compiler<'_, W> {
     /// neighbours): `L`, and that predicate as a closure.
     fn ray_first(&mut self, k: Slot, f: &Expr) -> Option<(LineOf<W>, Guard<W>)> {
         let mut line = None;
-        if !index_line(f, k, &mut line) {
+        if !read_only_in(f, Builtin::LineAt, k, &mut line) {
             return None;
         }
         let line = line?;
         let x = self.fresh_cell_local()?;
         let mut g = f.clone();
-        put_cell(&mut g, k, x);
+        put_local(&mut g, Builtin::LineAt, k, x);
         let pred = self.pred(&g, &mut vec![x]).filter(Pred::is_plain)?;
         let line = match &line {
             Expr::Builtin(Builtin::Ray, a, _) => {
@@ -5497,13 +5497,13 @@ impl<const W: usize> Compiler<'_, W> {
             return None;
         }
         let mut from = None;
-        if !stepped_from(first, slot, &mut from) {
+        if !read_only_in(first, Builtin::Step, slot, &mut from) {
             return None;
         }
         let from = from?;
         let x = self.fresh_cell_local()?;
         let mut g = first.clone();
-        put_step(&mut g, slot, x);
+        put_local(&mut g, Builtin::Step, slot, x);
         let guard = self.pred(&g, &mut vec![x]).filter(Pred::is_plain)?.into_guard();
         let rest = parts.get(1..).and_then(|r| {
             r.iter()
@@ -5520,9 +5520,16 @@ impl<const W: usize> Compiler<'_, W> {
                 Ok(w) => cx.fr.w[*w],
                 Err(f) => f(cx),
             } as CellId;
-            let (s, at_none) = guard.eval(cx, cx.t.all);
-            super::expr::forget(cx, &flags);
+            // The guard is asked only of the cell's neighbours; where none
+            // passes, neither does any direction (all counted at once).
+            let around = cx.t.stepped_from(c, 0);
+            let (s, at_none) = guard.eval(cx, around);
             let dirs = cx.t.dirs as u32;
+            if !at_none && !around.meets(s) {
+                super::effect::tick_n(cx, dirs, span);
+                return q != Quant::Any;
+            }
+            super::expr::forget(cx, &flags);
             let mut done = 0;
             let mut hit = false;
             for d in 0..dirs {
@@ -5590,42 +5597,6 @@ fn conjuncts_through(e: &Expr, out: &mut Vec<Expr>) {
         }
         e => out.push(e.clone()),
     }
-}
-
-/// Whether every read of the local `d` in `e` is `step(x, d)` of one cell
-/// `x` (into `from`) that does not read `d`.
-fn stepped_from(e: &Expr, d: Slot, from: &mut Option<Expr>) -> bool {
-    match e {
-        Expr::Builtin(Builtin::Step, a, _) if matches!(&a[1], Expr::Local(s, _) if *s == d) => {
-            if a[0].reads_slot(d) {
-                return false;
-            }
-            match from {
-                Some(x) => same_expr(x, &a[0], &[], &mut Vec::new()),
-                None => {
-                    *from = Some(a[0].clone());
-                    true
-                }
-            }
-        }
-        Expr::Local(s, _) => *s != d,
-        _ => {
-            let mut ok = true;
-            e.children(&mut |c| ok = ok && stepped_from(c, d, from));
-            ok
-        }
-    }
-}
-
-/// `e` with every `step(x, d)` of the local `d` replaced by the local `to`.
-fn put_step(e: &mut Expr, d: Slot, to: Slot) {
-    if let Expr::Builtin(Builtin::Step, a, span) = e {
-        if matches!(&a[1], Expr::Local(s, _) if *s == d) {
-            *e = Expr::Local(to, *span);
-            return;
-        }
-    }
-    e.children_mut(&mut |c| put_step(c, d, to));
 }
 
 /// Pass 53's note.
@@ -5725,18 +5696,19 @@ fn first_index<const W: usize>(
     found.unwrap_or(0)
 }
 
-/// Whether every read of the local `k` in `e` is `L[k]` of one line `L`
-/// (into `line`) that does not read `k`.
-fn index_line(e: &Expr, k: Slot, line: &mut Option<Expr>) -> bool {
+/// Whether every read of the local `k` in `e` is `f(a, k)` of one
+/// argument `a` (into `arg`) that does not read `k`: `L[k]` of one line
+/// for pass 52 (`f` is `LineAt`), `step(x, d)` of one cell for pass 53.
+fn read_only_in(e: &Expr, f: Builtin, k: Slot, arg: &mut Option<Expr>) -> bool {
     match e {
-        Expr::Builtin(Builtin::LineAt, a, _) if matches!(&a[1], Expr::Local(s, _) if *s == k) => {
+        Expr::Builtin(g, a, _) if *g == f && matches!(&a[1], Expr::Local(s, _) if *s == k) => {
             if a[0].reads_slot(k) {
                 return false;
             }
-            match line {
-                Some(l) => same_expr(l, &a[0], &[], &mut Vec::new()),
+            match arg {
+                Some(x) => same_expr(x, &a[0], &[], &mut Vec::new()),
                 None => {
-                    *line = Some(a[0].clone());
+                    *arg = Some(a[0].clone());
                     true
                 }
             }
@@ -5744,21 +5716,22 @@ fn index_line(e: &Expr, k: Slot, line: &mut Option<Expr>) -> bool {
         Expr::Local(s, _) => *s != k,
         _ => {
             let mut ok = true;
-            e.children(&mut |c| ok = ok && index_line(c, k, line));
+            e.children(&mut |c| ok = ok && read_only_in(c, f, k, arg));
             ok
         }
     }
 }
 
-/// `e` with every `L[k]` of the local `k` replaced by the local `x`.
-fn put_cell(e: &mut Expr, k: Slot, x: Slot) {
-    if let Expr::Builtin(Builtin::LineAt, a, span) = e {
-        if matches!(&a[1], Expr::Local(s, _) if *s == k) {
+/// `e` with every `f(a, k)` of the local `k` replaced by the local `x`
+/// (see [`read_only_in`]).
+fn put_local(e: &mut Expr, f: Builtin, k: Slot, x: Slot) {
+    if let Expr::Builtin(g, a, span) = e {
+        if *g == f && matches!(&a[1], Expr::Local(s, _) if *s == k) {
             *e = Expr::Local(x, *span);
             return;
         }
     }
-    e.children_mut(&mut |c| put_cell(c, k, x));
+    e.children_mut(&mut |c| put_local(c, f, k, x));
 }
 
 impl<const W: usize> Compiler<'_, W> {

@@ -923,7 +923,11 @@
 //!     `perft 6` 151.9M → 99.2M instructions, 60 playouts 243.9M →
 //!     189.7M; paired wall of 2,000 playouts 1.43× and `perft 8` 1.88×
 //!     faster), any rule that asks something of the neighbours that pass
-//!     a simple test.
+//!     a simple test. The guard is asked of the cell's neighbours only
+//!     (`Tables::stepped_from`), and where none of them passes (and `A`
+//!     fails at `none`) every direction is counted at once with no loop:
+//!     Othello 60 playouts 184.9M → 173.9M, `perft 6` 96.5M → 82.8M,
+//!     paired wall 1.02× and 1.08× faster.
 //!
 //! Expressions are pure, so computing a predicate for more cells than the
 //! written short-circuit order would ask about is invisible; the passes

@@ -1394,6 +1394,80 @@ fn a_drawn_decision_respects_the_step_limit() {
 }
 
 #[test]
+fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
+    // A rest of the turn with a `while` that walks a ray (`x = step(x,
+    // d)` while the cell holds an opponent's stone, which `none` cannot)
+    // is drawn (pass 15): its rounds are bounded by the longest walk on
+    // the board. B's stones fill the middle row and column, so the walks
+    // take from 0 to 4 rounds in each direction; under every limit the
+    // drawn playout errs exactly when the listed one does.
+    let text = "players A, B\nboard square 5 by 5 with 8 neighbours\npiece Stone\n\
+                setup { place Stone of B at [a3, b3, c3, d3, e3, c1, c2, c4, c5] }\n\
+                turn {\n choose c in cells where empty(c)\n place Stone at c\n\
+                  for d in dirs {\n let x = step(c, d)\n\
+                    while owner(x) == opponent {\n change x to me\n x = step(x, d)\n }\n }\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
+    let s = crate::start(&g);
+    let (mut errors, mut plays) = (0, 0);
+    for steps in 1..120 {
+        let g = g.with_limits(tabula::compile::Limits { steps, ..Default::default() });
+        for seed in 0..4 {
+            let listed = tabula::playout_listed(&g, &s, &mut Rng::new(seed), 1);
+            let drawn = tabula::playout(&g, &s, &mut Rng::new(seed), 1);
+            assert_eq!(listed.is_err(), drawn.is_err(), "limit {steps} seed {seed}");
+            match drawn {
+                Err(e) => {
+                    assert!(e.message.contains("steps"), "limit {steps}: {}", e.message);
+                    errors += 1;
+                }
+                Ok(_) => plays += 1,
+            }
+        }
+    }
+    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+    // One walk east, from a1 over four stones and from the other cells
+    // over none: the bound (5 rounds, the longest walk east, and the last
+    // test) is close to the 4 rounds from a1, and a bound below those
+    // lets a draw of a short walk play under a limit where listing stops.
+    let east = "players A, B\nboard square 5 by 5 with 8 neighbours\npiece Stone\n\
+                setup { place Stone of B at [b1, c1, d1, e1] }\n\
+                turn {\n choose c in cells where empty(c)\n place Stone at c\n\
+                  let x = step(c, e)\n\
+                  while owner(x) == opponent {\n change x to me\n x = step(x, e)\n }\n}\n";
+    let g = crate::game_text(east).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
+    let s = crate::start(&g);
+    let (mut errors, mut plays) = (0, 0);
+    for steps in 1..40 {
+        let g = g.with_limits(tabula::compile::Limits { steps, ..Default::default() });
+        for seed in 0..16 {
+            let listed = tabula::playout_listed(&g, &s, &mut Rng::new(seed), 1);
+            let drawn = tabula::playout(&g, &s, &mut Rng::new(seed), 1);
+            assert_eq!(listed.is_err(), drawn.is_err(), "east, limit {steps} seed {seed}");
+            if drawn.is_err() {
+                errors += 1;
+            } else {
+                plays += 1;
+            }
+        }
+    }
+    assert!(errors > 0 && plays > 0, "east: {errors} errors, {plays} playouts");
+    // Not drawn: a walk on a board where stepping east goes round a loop
+    // (it might never end), a walk whose test holds at `none`, and one
+    // that does not step every round.
+    let looped = text
+        .replace("board square 5 by 5 with 8 neighbours", "board graph {\n points a3, b3, c3, d3, e3, c1, c2, c4, c5, z\n links e/w: a3-b3-c3-d3-e3-a3\n links n/s: c1-c2-c3-c4-c5\n}");
+    let not_none = text.replace("while owner(x) == opponent", "while owner(x) != me");
+    let stays = text.replace("x = step(x, d)\n }", "if empty(x) { x = step(x, d) }\n }");
+    for (what, t) in [("a loop", looped), ("true at none", not_none), ("a step in an if", stays)] {
+        let g = crate::game_text(&t).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let notes = g.program().notes();
+        assert!(!notes.iter().any(|n| n.starts_with("drawn tail")), "{what}: {notes:?}");
+    }
+}
+
+#[test]
 fn a_drawn_decision_respects_the_zone_limit() {
     // The rest of the turn adds six pieces to a zone from the last rank
     // only (two, then one in each of the four directions). With the zones holding `held` pieces, a move there would pass

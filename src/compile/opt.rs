@@ -303,8 +303,9 @@
 //!     Since session 53 two more forms are bounded: a quantifier over a
 //!     `range` of two constant numbers (its size known), and a `while`
 //!     that walks a ray (`ray_walk_rounds`): its body sets a local `x`
-//!     once, at its top, to `step(x, d)` with a `d` it does not change,
-//!     and its test cannot hold at `none` (`occupied(x)`, or `owner(x)`
+//!     once, in the body itself (not inside an `if` or a loop), to
+//!     `step(x, d)` with a `d` it does not change, and its test cannot
+//!     hold at `none` (`occupied(x)`, or `owner(x)`
 //!     equal to a player); its rounds are at most the longest walk in
 //!     that direction (any, for a `d` not constant) visits cells
 //!     (`Tails::walks`, found when the game loads; a direction in which
@@ -3992,8 +3993,9 @@ fn quiet_stmt(s: &Stmt, out: &Tails) -> Option<Quiet> {
 }
 
 /// The most rounds of `while cond { body }` when it walks a ray (pass
-/// 15): `body` sets a local `x` once, at its top, to `step(x, d)` with a
-/// `d` it does not change, and nowhere else; `cond` cannot hold at
+/// 15): `body` sets a local `x` once, in itself (not inside an `if` or a
+/// loop), to `step(x, d)` with a `d` it does not change, and nowhere
+/// else; `cond` cannot hold at
 /// `none` (`occupied(x)`, or `owner(x)` compared equal with a player, in
 /// a conjunct); and no walk in that direction (in any, when `d` is not
 /// a constant) goes round a loop. Each round then moves `x` one cell on,

@@ -1373,11 +1373,20 @@ fn a_drawn_decision_respects_the_step_limit() {
                   require rank(c) >= 2\n}\n";
     let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
     assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
-    let s = crate::start(&g);
+    let (errors, plays) = drawn_errs_as_listed(&g, 1..40, 4);
+    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+}
+
+/// One-turn playouts of `g` from its start under each step limit of
+/// `limits`, with seeds from 0 to `seeds`: a playout that draws its move
+/// stops with the step error exactly when one that lists every move does.
+/// The numbers of errors and of playouts played.
+fn drawn_errs_as_listed(g: &tabula::Game, limits: std::ops::Range<u32>, seeds: u64) -> (u32, u32) {
+    let s = crate::start(g);
     let (mut errors, mut plays) = (0, 0);
-    for steps in 1..40 {
+    for steps in limits {
         let g = g.with_limits(tabula::compile::Limits { steps, ..Default::default() });
-        for seed in 0..4 {
+        for seed in 0..seeds {
             let listed = tabula::playout_listed(&g, &s, &mut Rng::new(seed), 1);
             let drawn = tabula::playout(&g, &s, &mut Rng::new(seed), 1);
             assert_eq!(listed.is_err(), drawn.is_err(), "limit {steps} seed {seed}");
@@ -1390,7 +1399,7 @@ fn a_drawn_decision_respects_the_step_limit() {
             }
         }
     }
-    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+    (errors, plays)
 }
 
 #[test]
@@ -1408,23 +1417,7 @@ fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
                     while owner(x) == opponent {\n change x to me\n x = step(x, d)\n }\n }\n}\n";
     let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
     assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
-    let s = crate::start(&g);
-    let (mut errors, mut plays) = (0, 0);
-    for steps in 1..120 {
-        let g = g.with_limits(tabula::compile::Limits { steps, ..Default::default() });
-        for seed in 0..4 {
-            let listed = tabula::playout_listed(&g, &s, &mut Rng::new(seed), 1);
-            let drawn = tabula::playout(&g, &s, &mut Rng::new(seed), 1);
-            assert_eq!(listed.is_err(), drawn.is_err(), "limit {steps} seed {seed}");
-            match drawn {
-                Err(e) => {
-                    assert!(e.message.contains("steps"), "limit {steps}: {}", e.message);
-                    errors += 1;
-                }
-                Ok(_) => plays += 1,
-            }
-        }
-    }
+    let (errors, plays) = drawn_errs_as_listed(&g, 1..120, 4);
     assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
     // One walk east, from a1 over four stones and from the other cells
     // over none: the bound (5 rounds, the longest walk east, and the last
@@ -1437,21 +1430,7 @@ fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
                   while owner(x) == opponent {\n change x to me\n x = step(x, e)\n }\n}\n";
     let g = crate::game_text(east).unwrap_or_else(|e| panic!("{e}"));
     assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
-    let s = crate::start(&g);
-    let (mut errors, mut plays) = (0, 0);
-    for steps in 1..40 {
-        let g = g.with_limits(tabula::compile::Limits { steps, ..Default::default() });
-        for seed in 0..16 {
-            let listed = tabula::playout_listed(&g, &s, &mut Rng::new(seed), 1);
-            let drawn = tabula::playout(&g, &s, &mut Rng::new(seed), 1);
-            assert_eq!(listed.is_err(), drawn.is_err(), "east, limit {steps} seed {seed}");
-            if drawn.is_err() {
-                errors += 1;
-            } else {
-                plays += 1;
-            }
-        }
-    }
+    let (errors, plays) = drawn_errs_as_listed(&g, 1..40, 16);
     assert!(errors > 0 && plays > 0, "east: {errors} errors, {plays} playouts");
     // Not drawn: a walk on a board where stepping east goes round a loop
     // (it might never end), a walk whose test holds at `none`, and one

@@ -548,26 +548,17 @@ fn the_first_number_along_a_line_keeps_to_the_step_limit() {
         let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
         let notes = g.program().notes();
         assert!(notes.iter().any(|n| n.starts_with("first along a line")), "{rule}: {notes:?}");
-        for steps in 1..=6 {
-            let lim = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
-            let s = crate::start(&lim);
-            let ours = s.legal_moves(&lim);
-            let theirs = tabula::interp::reference::legal_moves(&lim, &s);
+        for (steps, r) in (1..).zip(under_limits(&g, 1..=6, rule)) {
             let at = format!("{rule}, {steps} steps");
-            match (&ours, &theirs) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a, b, "{at}");
-                    assert_eq!(a.len(), 1, "{at}");
+            match r {
+                Ok(moves) => {
+                    assert_eq!(moves, 1, "{at}");
                     assert!(steps >= 5, "{at}: five numbers fit in {steps} steps");
                 }
-                (Err(a), Err(b)) => {
-                    assert!(steps < 5, "{at}: {}", a.message);
-                    assert_eq!(a.message, b.message, "{at}");
-                    assert_eq!(pointed(&lim, a), pointed(&lim, b), "{at}");
-                    let quant = &rule[..3];
-                    assert!(pointed(&lim, a).starts_with(quant), "{at}: `{}`", pointed(&lim, a));
+                Err(at_rule) => {
+                    assert!(steps < 5, "{at}: stopped at `{at_rule}`");
+                    assert!(at_rule.starts_with(&rule[..3]), "{at}: `{at_rule}`");
                 }
-                _ => panic!("{at}: {ours:?} against {theirs:?}"),
             }
         }
     }
@@ -609,28 +600,45 @@ fn guarded_directions_keep_to_the_step_limit() {
         let g = crate::game_text(&text).unwrap_or_else(|e| panic!("{e}"));
         let notes = g.program().notes();
         assert!(notes.iter().any(|n| n.starts_with("guarded directions")), "{rule}: {notes:?}");
-        let mut fitted = None;
-        for steps in 1..=16 {
+        let results = under_limits(&g, 1..=16, &format!("{rule}, {setup}"));
+        for r in &results {
+            assert!(r.as_ref().map_or(true, |&moves| moves == 1), "{rule}, {setup}: {r:?}");
+        }
+        let fitted = (1..).zip(&results).find_map(|(steps, r)| r.is_ok().then_some(steps));
+        assert_eq!(fitted, Some(*least), "{rule}, {setup}");
+    }
+}
+
+/// The moves at `g`'s start under each step limit of `limits`, by the
+/// compiled evaluator and the reference interpreter, which must agree:
+/// the same moves (their number, `Ok`), or the same error at the same
+/// place (the rule's text it points at, `Err`). `what` names the case.
+fn under_limits(
+    g: &tabula::Game,
+    limits: std::ops::RangeInclusive<u32>,
+    what: &str,
+) -> Vec<Result<usize, String>> {
+    limits
+        .map(|steps| {
             let lim = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
             let s = crate::start(&lim);
             let ours = s.legal_moves(&lim);
             let theirs = tabula::interp::reference::legal_moves(&lim, &s);
-            let at = format!("{rule}, {setup}, {steps} steps");
+            let at = format!("{what}, {steps} steps");
             match (&ours, &theirs) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(a, b, "{at}");
-                    assert_eq!(a.len(), 1, "{at}");
-                    fitted.get_or_insert(steps);
+                    Ok(a.len())
                 }
                 (Err(a), Err(b)) => {
                     assert_eq!(a.message, b.message, "{at}");
                     assert_eq!(pointed(&lim, a), pointed(&lim, b), "{at}");
+                    Err(pointed(&lim, a))
                 }
                 _ => panic!("{at}: {ours:?} against {theirs:?}"),
             }
-        }
-        assert_eq!(fitted, Some(*least), "{rule}, {setup}");
-    }
+        })
+        .collect()
 }
 
 #[test]
@@ -660,25 +668,18 @@ fn a_ray_quantifier_keeps_to_the_step_limit() {
             let notes = g.program().notes();
             assert!(notes.iter().any(|n| n.starts_with("ray quantifier")), "{rule}: {notes:?}");
             let mut fitted = None;
-            for steps in 1..=9 {
-                let lim = g.with_limits(tabula::compile::Limits { steps, choices: 2_000_000 });
-                let s = crate::start(&lim);
-                let ours = s.legal_moves(&lim);
-                let theirs = tabula::interp::reference::legal_moves(&lim, &s);
+            let results = under_limits(&g, 1..=9, &format!("{rule}, {setup}"));
+            for (steps, r) in (1..).zip(results) {
                 let at = format!("{rule}, {setup}, {steps} steps");
-                match (&ours, &theirs) {
-                    (Ok(a), Ok(b)) => {
-                        assert_eq!(a, b, "{at}");
-                        assert_eq!(a.len(), usize::from(!rook), "{at}");
+                match r {
+                    Ok(moves) => {
+                        assert_eq!(moves, usize::from(!rook), "{at}");
                         fitted.get_or_insert(steps);
                     }
-                    (Err(a), Err(b)) => {
-                        assert_eq!(a.message, b.message, "{at}");
-                        assert_eq!(pointed(&lim, a), pointed(&lim, b), "{at}");
+                    Err(at_rule) => {
                         let quant = ["any d", "none d", "all d", "count d"];
-                        assert!(quant.iter().any(|q| pointed(&lim, a).starts_with(q)), "{at}");
+                        assert!(quant.iter().any(|q| at_rule.starts_with(q)), "{at}");
                     }
-                    _ => panic!("{at}: {ours:?} against {theirs:?}"),
                 }
             }
             // The Rook seen by a quantifier that stops early: fewer than

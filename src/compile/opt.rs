@@ -3802,6 +3802,9 @@ struct Sizes {
     kinds: u64,
     lines: u64,
     placements: u64,
+    /// The longest list written in the rules (`[e, e, w]` may name a
+    /// direction twice and hold more than the board's directions).
+    lists: u64,
 }
 
 impl Sizes {
@@ -3813,12 +3816,15 @@ impl Sizes {
             kinds: g.kinds.len() as u64,
             lines: g.board.line_lengths().map(|(_, (_, end))| u64::from(end)).max().unwrap_or(0),
             placements: g.placements.iter().map(|p| p.len() as u64).max().unwrap_or(0),
+            lists: g.lists.iter().map(|l| l.len() as u64).max().unwrap_or(0),
         }
     }
 }
 
 /// The most elements walking `domain` looks at; `None` for collections
-/// without a bound known when the game loads (zones, ranges, lists).
+/// without a bound known when the game loads (zones, ranges but those of
+/// constant bounds, lists of numbers). A list of directions, kinds or
+/// players may be longer than all of them.
 fn domain_size(domain: &Expr, out: &Tails) -> Option<u64> {
     if let Some((a, b)) = const_range(domain) {
         return u64::try_from(i128::from(b) - i128::from(a) + 1).ok().or(Some(0));
@@ -3826,9 +3832,9 @@ fn domain_size(domain: &Expr, out: &Tails) -> Option<u64> {
     let z = &out.sizes;
     Some(match domain.ty(&out.tys) {
         Ty::Cells | Ty::Line | Ty::Groups => z.cells,
-        Ty::Dirs => z.dirs,
-        Ty::Players => z.players,
-        Ty::Kinds => z.kinds,
+        Ty::Dirs => z.dirs.max(z.lists),
+        Ty::Players => z.players.max(z.lists),
+        Ty::Kinds => z.kinds.max(z.lists),
         Ty::Lines => z.lines,
         Ty::Placements => z.placements,
         _ => return None,

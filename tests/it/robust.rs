@@ -1448,6 +1448,29 @@ fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
 }
 
 #[test]
+fn a_drawn_decision_over_a_long_list_respects_the_step_limit() {
+    // A `for` over a written list of directions that names one direction
+    // twelve times, on a board of four: pass 15's bound on the rest of
+    // the turn counts the list's twelve rounds, not the board's four
+    // directions, so a drawn playout errs exactly when a listed one does
+    // under every limit. A placement on the third rank counts the cells
+    // in each round (about ten steps), any other takes a step a round: a
+    // bound of four rounds would let a playout draw a cheap placement
+    // under a limit where listing stops at a dear one. (The `require`,
+    // which the lazy-tail pass cannot show to hold, keeps the listing
+    // running the rest.)
+    let text = "players A, B\nboard square 3 by 3\npiece Stone\n\
+                turn {\n choose c in cells where empty(c)\n place Stone at c\n\
+                  for d in [e, e, e, e, e, e, e, e, e, e, e, e] {\n\
+                    if rank(c) == 3 and (count x in cells: owner(step(x, d)) == me) > 0 { let y = d }\n }\n\
+                  require size(pieces(me)) > 0\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
+    let (errors, plays) = drawn_errs_as_listed(&g, 1..200, 2);
+    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+}
+
+#[test]
 fn a_drawn_decision_respects_the_zone_limit() {
     // The rest of the turn adds six pieces to a zone from the last rank
     // only (two, then one in each of the four directions). With the zones holding `held` pieces, a move there would pass

@@ -33,8 +33,19 @@
 //!    (passes 17 and 19: the search drops the options it rejects before
 //!    handing the rest over as moves; a decision lazy only thanks to
 //!    those keeps its drawn tail, pass 15, so a playout still draws
-//!    without asking every option). Games: Tic-tac-toe, Connect Four,
-//!    Hex, Breakthrough, Snekagon, and any place-then-check game.
+//!    without asking every option). Also safe: `change x to ...` of a
+//!    cell shown to hold a piece (`owner(x) == P` of a player never
+//!    `none`, `kind(x) == K`, `occupied(x)`), and loops of boundedly many
+//!    rounds (a `for` whose domain has a size known at load, a constant
+//!    `range` among them; a `while` that walks a ray, as pass 15 bounds
+//!    it) whose every round is safe from what holds at the start of each
+//!    round ([`Facts::loop_invariant`]: nothing of the locals bound or
+//!    changed in the body; nothing of cells' contents when a round may
+//!    place, remove or move a piece; nothing of zones when it may change
+//!    one). A tail's steps are bounded as a quantifier's are; a step
+//!    limit, if reached, stops the move as it is played. Games:
+//!    Tic-tac-toe, Connect Four, Hex, Breakthrough, Snekagon, Othello
+//!    (its flips), and any place-then-check game.
 //! 3. **Precomputed relations** ([`Pred::Rel`]). Inside a set form, a
 //!    condition that reads no position but the cell, at most one other
 //!    cell local and perhaps `me` (`rank(b) == rank(a) + 1`, `file(a) ==
@@ -1707,6 +1718,21 @@ pub fn may_fail(e: &Expr) -> bool {
     }
 }
 
+/// [`may_fail`] for a lazy tail, which may take steps but only boundedly
+/// many: a quantifier over a `range` of constant bounds is as bounded as
+/// one over the cells.
+fn tail_may_fail(e: &Expr) -> bool {
+    match e {
+        e if const_range(e).is_some() => false,
+        Expr::Binary(BinOp::Div | BinOp::Rem, ..) | Expr::Builtin(Builtin::Range, ..) => true,
+        _ => {
+            let mut found = false;
+            e.children(&mut |c| found |= tail_may_fail(c));
+            found
+        }
+    }
+}
+
 /// Whether evaluating `e` can never raise a rule error of any kind (no
 /// arithmetic that may overflow or divide by zero, no quantifier or walk
 /// that counts steps, no read of a face-down piece): a short list of
@@ -3222,6 +3248,16 @@ impl Facts {
                 }
                 self.learn(body, truth);
             }
+            // `owner(x) == P` of a player that is never `none`, `kind(x)
+            // == K` of a kind: `x` holds a piece.
+            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b, _) if truth == (*op == BinOp::Eq) => {
+                if let Some(s) = holder(a, b).or_else(|| holder(b, a)) {
+                    self.with(s, |k| {
+                        k.occupied = true;
+                        k.on_board = true;
+                    });
+                }
+            }
             // `all x in v: empty(x)` of a set local.
             Expr::Quant {
                 quant: Quant::All, slot, domain, filter: None, body: Some(body), ..
@@ -3484,7 +3520,7 @@ fn tail_block(stmts: &[Stmt], w: &mut TailWalk, out: &Tails, in_loop: bool) -> O
             }
             _ => {
                 let mut f = Some(w.facts.clone());
-                if !safe_stmt(s, &mut f) {
+                if !safe_stmt(s, &mut f, None) {
                     return None;
                 }
                 // A path that ends the turn reaches no reveal.
@@ -3581,6 +3617,51 @@ impl Facts {
             k.forget_contents();
         }
         self.empty_sets.clear();
+    }
+
+    /// What stays known at the start of every round of a loop whose body
+    /// is `body` (`slot` the loop's own local), from what is known when
+    /// the loop begins: nothing of the locals bound or changed inside;
+    /// nothing of the cells' contents when the body may put, take away or
+    /// move a piece (the second answer says whether they are kept);
+    /// nothing of the zones when it may change one.
+    fn loop_invariant(&self, body: &[Stmt], slot: Option<Slot>) -> (Facts, bool) {
+        let mut w = self.clone();
+        let mut slots: Vec<Slot> = slot.into_iter().collect();
+        bound_in(body, &mut slots);
+        for x in slots {
+            w.forget_slot(x);
+        }
+        // Statements that change neither cells' contents nor zones.
+        let still = |k: &StmtKind| {
+            matches!(
+                k,
+                StmtKind::Let(..)
+                    | StmtKind::Assign(..)
+                    | StmtKind::If { .. }
+                    | StmtKind::For { .. }
+                    | StmtKind::While { .. }
+                    | StmtKind::Block(..)
+                    | StmtKind::Change { .. }
+                    | StmtKind::Require(..)
+                    | StmtKind::Win(_)
+                    | StmtKind::Lose(_)
+                    | StmtKind::Draw
+                    | StmtKind::Pass
+                    | StmtKind::NextTurn(_)
+            )
+        };
+        let cells = |k: &StmtKind| {
+            matches!(k, StmtKind::Place { .. } | StmtKind::Remove(_) | StmtKind::Move { .. })
+        };
+        let kept = !any_stmt(body, &|k| !still(k));
+        if !kept {
+            w.forget_all();
+        }
+        if any_stmt(body, &|k| !still(k) && !cells(k)) {
+            w.held.clear();
+        }
+        (w, kept)
     }
 
     /// Carries what is known past statement `s` (whatever it does).
@@ -3686,6 +3767,39 @@ fn assigned(stmts: &[Stmt], out: &mut Vec<Slot>) {
     }
 }
 
+/// The locals that statements (and the blocks inside them) bind or
+/// change: [`assigned`]'s, and those of `let`, `for`, decisions, chance
+/// events, `compare` and inlined actions.
+fn bound_in(stmts: &[Stmt], out: &mut Vec<Slot>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Let(x, _)
+            | StmtKind::Assign(ir::Target::Local(x), _)
+            | StmtKind::Choose { slot: x, .. }
+            | StmtKind::Random { slot: x, .. }
+            | StmtKind::Compare { slot: x, .. } => out.push(*x),
+            StmtKind::For { slot, body, .. } => {
+                out.push(*slot);
+                bound_in(body, out);
+            }
+            StmtKind::Block(binds, body) => {
+                out.extend(binds.iter().map(|(p, _)| *p));
+                bound_in(body, out);
+            }
+            StmtKind::If { then, otherwise, .. } => {
+                bound_in(then, out);
+                bound_in(otherwise, out);
+            }
+            StmtKind::Either { branches, .. } => branches.iter().for_each(|b| bound_in(b, out)),
+            StmtKind::While { pre, body, .. } => {
+                bound_in(pre, out);
+                bound_in(body, out);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Walks the turn forwards, carrying what is known about cells, and marks
 /// each `choose` whose tail (`conts`, innermost last) is safe.
 fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, out: &mut Tails) {
@@ -3699,7 +3813,7 @@ fn walk<'a>(stmts: &'a [Stmt], conts: &mut Vec<&'a [Stmt]>, facts: &mut Facts, o
                 let mut f = facts.clone();
                 choose_facts(&mut f, *slot, domain, filter.as_ref());
                 let mut tail = Some(f.clone());
-                if conts.iter().rev().all(|c| safe_block(c, &mut tail)) {
+                if conts.iter().rev().all(|c| safe_block(c, &mut tail, Some(out))) {
                     out.lazy.insert(*site);
                     if holds_preasked(conts, &facts.preasked) {
                         if let Some(t) = drawn_tail(conts, out) {
@@ -3789,7 +3903,7 @@ fn runs_before(
         && facts.root(*k) != slot
         && !reads_zones(domain)
         && !filter.is_some_and(reads_zones)
-        && safe_stmt(next, &mut Some(facts.clone()))
+        && safe_stmt(next, &mut Some(facts.clone()), None)
 }
 
 /// Upper bounds on the elements of the collections a quantifier or `for`
@@ -4031,18 +4145,31 @@ fn ray_walk_rounds(cond: &Expr, body: &[Stmt], out: &Tails) -> Option<u64> {
 
 /// Whether `cond` is false wherever the local `x` is `none`.
 fn fails_at_none(cond: &Expr, x: Slot) -> bool {
-    let is_x = |e: &Expr| matches!(e, Expr::Local(y, _) if *y == x);
-    let owner_x = |e: &Expr| matches!(e, Expr::Builtin(Builtin::Owner, a, _) if is_x(&a[0]));
-    let player = |e: &Expr| {
-        some_player(e)
-            || matches!(e, Expr::Builtin(Builtin::Next, a, _) if matches!(a[0], Expr::Me))
-    };
     match cond {
         Expr::Binary(BinOp::And, a, b, _) => fails_at_none(a, x) || fails_at_none(b, x),
-        Expr::Builtin(Builtin::Occupied, a, _) => is_x(&a[0]),
-        Expr::Binary(BinOp::Eq, a, b, _) => (owner_x(a) && player(b)) || (owner_x(b) && player(a)),
+        Expr::Builtin(Builtin::Occupied, a, _) => matches!(&a[0], Expr::Local(y, _) if *y == x),
+        Expr::Binary(BinOp::Eq, a, b, _) => holder(a, b).or_else(|| holder(b, a)) == Some(x),
         _ => false,
     }
+}
+
+/// A player expression that is never `none`: `me`, a constant player,
+/// `opponent` (`next(me)`).
+fn sure_player(e: &Expr) -> bool {
+    some_player(e) || matches!(e, Expr::Builtin(Builtin::Next, a, _) if matches!(a[0], Expr::Me))
+}
+
+/// The local `x` when `a == b` says that `x` holds a piece: `owner(x)`
+/// compared with a player that is never `none`, or `kind(x)` with a
+/// constant kind.
+fn holder(a: &Expr, b: &Expr) -> Option<Slot> {
+    let Expr::Builtin(f @ (Builtin::Owner | Builtin::KindOf), args, _) = a else { return None };
+    let Expr::Local(x, _) = &args[0] else { return None };
+    let sure = match f {
+        Builtin::Owner => sure_player(b),
+        _ => matches!(b, Expr::Const(Value::Kind(k)) if *k != ir::NONE16),
+    };
+    sure.then_some(*x)
 }
 
 /// [`Tails::walks`] of board `b`: each cell's walk length found once
@@ -4138,12 +4265,12 @@ fn choose_facts(f: &mut Facts, slot: Slot, domain: &Expr, filter: Option<&Expr>)
     }
 }
 
-fn safe_block(stmts: &[Stmt], facts: &mut Option<Facts>) -> bool {
+fn safe_block(stmts: &[Stmt], facts: &mut Option<Facts>, loops: Option<&Tails>) -> bool {
     for s in stmts {
         if facts.is_none() {
             return true;
         }
-        if !safe_stmt(s, facts) {
+        if !safe_stmt(s, facts, loops) {
             return false;
         }
     }
@@ -4155,8 +4282,9 @@ fn some_player(e: &Expr) -> bool {
     matches!(e, Expr::Me) || matches!(e, Expr::Const(Value::Player(p)) if *p != ir::NONE8)
 }
 
-fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
+fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>, loops: Option<&Tails>) -> bool {
     let Some(f) = facts.as_mut() else { return true };
+    let fails = |e: &Expr| if loops.is_some() { tail_may_fail(e) } else { may_fail(e) };
     let local = |e: &Expr| match e {
         Expr::Local(x, _) => Some(*x),
         _ => None,
@@ -4190,7 +4318,66 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
             f.forget_all();
             true
         }
-        StmtKind::Let(_, e) => !may_fail(e),
+        StmtKind::Let(_, e) => !fails(e),
+        // A change of kind or owner of a cell known to hold a piece.
+        StmtKind::Change { at: Expr::Local(x, _), kind, owner } if loops.is_some() => {
+            let kind_ok = match kind {
+                None => true,
+                Some(Expr::Const(Value::Kind(k))) => *k != ir::NONE16,
+                Some(Expr::Local(k, _)) => f.get(*k).some,
+                Some(_) => false,
+            };
+            kind_ok && owner.as_ref().is_none_or(sure_player) && f.get(*x).is_occupied()
+        }
+        // A loop of boundedly many rounds, each safe from what holds at
+        // the start of every round.
+        StmtKind::For { slot, domain, filter, body } if loops.is_some() => {
+            if fails(domain)
+                || filter.as_ref().is_some_and(fails)
+                || loops.and_then(|out| domain_size(domain, out)).is_none()
+            {
+                return false;
+            }
+            // (A zone, whose kinds are read as the rounds go, has no
+            // size here.) What the domain says of its cells is said of
+            // the locals it read when the loop began.
+            let mut bound = Vec::new();
+            bound_in(body, &mut bound);
+            if bound.iter().any(|x| domain.reads_slot(*x)) {
+                return false;
+            }
+            let (w, kept) = f.loop_invariant(body, Some(*slot));
+            let mut round = w.clone();
+            // The domain is found once, before the first round: what it
+            // says of the contents of its cells holds only while no round
+            // changes them. The filter is asked at each round's start.
+            choose_facts(&mut round, *slot, domain, None);
+            if !kept {
+                round.with(*slot, Known::forget_contents);
+            }
+            if let Some(c) = filter {
+                round.learn(c, true);
+            }
+            if !safe_block(body, &mut Some(round), loops) {
+                return false;
+            }
+            *f = w;
+            true
+        }
+        StmtKind::While { pre, cond, body } if pre.is_empty() && loops.is_some() => {
+            if fails(cond) || loops.and_then(|out| ray_walk_rounds(cond, body, out)).is_none() {
+                return false;
+            }
+            let (mut w, _) = f.loop_invariant(body, None);
+            let mut round = w.clone();
+            round.learn(cond, true);
+            if !safe_block(body, &mut Some(round), loops) {
+                return false;
+            }
+            w.learn(cond, false);
+            *f = w;
+            true
+        }
         StmtKind::Assign(t, e) => {
             let ok = match t {
                 ir::Target::Local(x) => {
@@ -4199,7 +4386,7 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
                 }
                 ir::Target::Var(_, p) => p.as_ref().is_none_or(some_player),
             };
-            ok && !may_fail(e)
+            ok && !fails(e)
         }
         StmtKind::NextTurn(p) => some_player(p),
         StmtKind::Win(p) | StmtKind::Lose(p) => {
@@ -4214,7 +4401,7 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
             true
         }
         StmtKind::If { cond, then, otherwise } => {
-            if may_fail(cond) {
+            if fails(cond) {
                 return false;
             }
             let mut a = Some(f.clone());
@@ -4225,7 +4412,7 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
             if let Some(x) = b.as_mut() {
                 x.learn(cond, false);
             }
-            if !safe_block(then, &mut a) || !safe_block(otherwise, &mut b) {
+            if !safe_block(then, &mut a, loops) || !safe_block(otherwise, &mut b, loops) {
                 return false;
             }
             *facts = match (a, b) {
@@ -4306,12 +4493,12 @@ fn safe_stmt(s: &Stmt, facts: &mut Option<Facts>) -> bool {
                         let r = f.root(*x);
                         f.alias.insert(*p, r);
                     }
-                    e if !may_fail(e) => {}
+                    e if !fails(e) => {}
                     _ => return false,
                 }
             }
             let mut inner = Some(f.clone());
-            if !safe_block(body, &mut inner) {
+            if !safe_block(body, &mut inner, loops) {
                 return false;
             }
             *facts = inner;

@@ -1410,12 +1410,15 @@ fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
     // is drawn (pass 15): its rounds are bounded by the longest walk on
     // the board. B's stones fill the middle row and column, so the walks
     // take from 0 to 4 rounds in each direction; under every limit the
-    // drawn playout errs exactly when the listed one does.
+    // drawn playout errs exactly when the listed one does. The `require`
+    // at the end, which the lazy-tail pass cannot show to hold, keeps the
+    // tail from being lazy: a listing runs it.
     let text = "players A, B\nboard square 5 by 5 with 8 neighbours\npiece Stone\n\
                 setup { place Stone of B at [a3, b3, c3, d3, e3, c1, c2, c4, c5] }\n\
                 turn {\n choose c in cells where empty(c)\n place Stone at c\n\
                   for d in dirs {\n let x = step(c, d)\n\
-                    while owner(x) == opponent {\n change x to me\n x = step(x, d)\n }\n }\n}\n";
+                    while owner(x) == opponent {\n change x to me\n x = step(x, d)\n }\n }\n\
+                  require size(pieces(me)) > 0\n}\n";
     let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
     assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
     let (errors, plays) = drawn_errs_as_listed(&g, 1..120, 4);
@@ -1428,7 +1431,8 @@ fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
                 setup { place Stone of B at [b1, c1, d1, e1] }\n\
                 turn {\n choose c in cells where empty(c)\n place Stone at c\n\
                   let x = step(c, e)\n\
-                  while owner(x) == opponent {\n change x to me\n x = step(x, e)\n }\n}\n";
+                  while owner(x) == opponent {\n change x to me\n x = step(x, e)\n }\n\
+                  require size(pieces(me)) > 0\n}\n";
     let g = crate::game_text(east).unwrap_or_else(|e| panic!("{e}"));
     assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
     let (errors, plays) = drawn_errs_as_listed(&g, 1..40, 16);
@@ -1537,7 +1541,8 @@ fn guarded_rounds_skipped_at_once_count_their_steps() {
                  turn {{\n choose c in cells where empty(c)\n place Stone at c\n\
                    for d in dirs {{\n  let n = step({from}, d)\n{extra}\
                     if {cond} {{\n   remove n\n  }}{otherwise}\n }}\n\
-                   for k in range(1, 2) {{\n  let z = k\n }}\n}}\n"
+                   for k in range(1, 2) {{\n  let z = k\n }}\n\
+                   require size(pieces(me)) > 0\n}}\n"
             )
         };
         // The same text but for the `else`, blanked out: spans line up.

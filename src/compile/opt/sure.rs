@@ -401,7 +401,7 @@ impl Walk<'_> {
                     steps = steps.add(&self.expr(e)?)?;
                 }
                 let mut f = Some(self.tw.facts.clone());
-                if !safe_stmt(s, &mut f) {
+                if !safe_stmt(s, &mut f, None) {
                     return None;
                 }
                 match f {

@@ -813,6 +813,10 @@ pub struct SiteInfo {
     /// this many steps and this many pieces added to zones. A playout may
     /// then draw its move among the options without running them all.
     pub drawn: Option<opt::DrawnTail>,
+    /// Set by pass 54: a playout may list this decision's candidates
+    /// (`eval::machine::candidates`) and ask the filter of the ones it
+    /// draws alone (`eval::machine::filter_holds`), within these bounds.
+    pub filter_draw: Option<opt::FilterDraw>,
     /// Set by the neighbourhood-require pass (pass 17): the options of
     /// this decision are asked a `require` (`stmt::ChooseOp::nbr`).
     pub nbr: bool,
@@ -1133,6 +1137,9 @@ pub struct Program<const W: usize> {
     /// whatever a sink swapped into it): no chance, so no turn under way;
     /// no history, ordered zones, variables, clocks or group lists.
     pub plain_levels: bool,
+    /// Whether some decision's filter a playout may ask of the options it
+    /// draws alone (pass 54, `SiteInfo::filter_draw`).
+    pub filter_draws: bool,
     /// Whether, besides, no chance event can stop a search of a position
     /// without face-down pieces: the turn has no `random` and shuffles
     /// nothing (only a shuffle turns pieces face down). Perft's sink then
@@ -1403,6 +1410,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Progr
             chance_tail: tails.chance.contains_key(&(i as u16))
                 && !c.nbr_sites.contains(&(i as u16)),
             drawn: tails.drawn.get(&(i as u16)).copied(),
+            filter_draw: None,
             nbr: c.nbr_sites.contains(&(i as u16)),
             sure: sure_tails[i].is_some() && !c.nbr_sites.contains(&(i as u16)),
             groups: false,
@@ -1450,6 +1458,28 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Progr
     for (pc, op) in turn.ops.iter().enumerate() {
         if let stmt::Op::Choose(ch) = op {
             if let Some(s) = sites.get_mut(ch.site as usize) {
+                // Pass 54: a filter asked per element, after the set form's
+                // part or over a set of cells, of a lazy or drawn decision
+                // without listing-time requires.
+                let per_element = match &ch.fast {
+                    Some((_, _, rest)) => rest.is_some(),
+                    None => {
+                        ch.filter.is_some()
+                            && ch.elems.is_none()
+                            && ch.kinds.is_none()
+                            && matches!(ch.var, Var::W(_))
+                            && ch.dom_is_set
+                    }
+                };
+                if per_element && ch.nbr.is_none() && ch.cell.is_none() && !s.nbr && !s.chance {
+                    s.filter_draw = tails.filter_draws.get(&ch.site).copied();
+                    if s.filter_draw.is_some() {
+                        c.notes.push(format!(
+                            "drawn filter: a playout asks the filter of decision {} (`{}`) only of the options it draws",
+                            ch.site, g.sites[ch.site as usize].var
+                        ));
+                    }
+                }
                 s.next_decides = decides(&(pc as u32 + 1));
                 s.counted_in_place = ch.fast.is_none()
                     && matches!(ch.kinds, Some((_, ref a)) if !matches!(a, effect::Arg::Fn(_)))
@@ -1680,6 +1710,7 @@ fn program<const W: usize>(g: &ir::Game, limits: Limits, face_up: bool) -> Progr
         owned_search,
         count_playouts,
         plain_levels,
+        filter_draws: sites.iter().any(|s| s.filter_draw.is_some()),
         owned_perft,
         reads_start,
         sites,

@@ -49,6 +49,8 @@ pub struct ChooseOp<const W: usize> {
     /// (`choose card in hand(me)`), without a filter: the zone and its
     /// player, read in place of the domain's closure.
     pub kinds: Option<(u16, effect::Arg<W>)>,
+    /// The domain is a set of cells (`Dom::Set` at run time).
+    pub dom_is_set: bool,
     /// The statement.
     pub span: Span,
     /// The filter's span (or the statement's).
@@ -801,6 +803,7 @@ impl<const W: usize> Compiler<'_, W> {
                     nbr: nbr.inspect(|_| self.nbr_sites.push(*site)),
                     cell: cell.inspect(|_| self.nbr_sites.push(*site)),
                     kinds,
+                    dom_is_set: self.ty(domain) == Ty::Cells,
                     span,
                     filter_span,
                 })));
@@ -852,6 +855,7 @@ impl<const W: usize> Compiler<'_, W> {
                     nbr: None,
                     cell: None,
                     kinds: None,
+                    dom_is_set: false,
                     span,
                     filter_span,
                 })));

@@ -248,6 +248,79 @@ pub fn options<const W: usize>(
     }
 }
 
+/// Pass 54: the candidates of the `choose` at `pc` whose filter a
+/// playout asks only of the options it draws (`SiteInfo::filter_draw`):
+/// the cells of its set-form part (and the domain), or the domain's cells,
+/// without the filter asked per element; nothing counted against the step
+/// limit (the caller has checked that listing them all would stay within
+/// it). False, with `out` unspecified, where the decision is not of that
+/// form or reading the domain raised an error: the caller lists the
+/// options instead.
+pub fn candidates<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    out: &mut Options<W>,
+) -> bool {
+    out.clear();
+    out.is_set = false;
+    let Some(Op::Choose(c)) = block.ops.get(pc as usize) else { return false };
+    // The domain (and the set form) are found as the listing finds them,
+    // with the same steps; the filter per element is left out.
+    let steps = fr.steps;
+    let mut cx = Cx { t: &p.t, st, fr };
+    let cells = match &c.fast {
+        Some((dom, pred, Some(_))) => {
+            let d = dom(&mut cx);
+            Some(d.and(pred(&mut cx, d).0))
+        }
+        Some(_) => None,
+        None => match (c.filter.is_some(), c.dom_is_set, (c.dom)(&mut cx)) {
+            (true, true, Dom::Set(s)) => Some(s),
+            _ => None,
+        },
+    };
+    if cx.fr.err.is_some() || cells.is_none() {
+        // Not of the form, or a rule error where the listing would meet
+        // it: the listing says so, with its steps.
+        cx.fr.err = None;
+        cx.fr.steps = steps;
+        return false;
+    }
+    out.cells = cells;
+    true
+}
+
+/// Whether option `pick` of the `choose` at `pc`, listed by
+/// [`candidates`], passes the filter that listing left out (the rest of
+/// the filter after its set-form part, or all of it): the chosen value
+/// bound in `fr`, the filter asked there.
+pub fn filter_holds<const W: usize>(
+    p: &Program<W>,
+    block: &Block<W>,
+    pc: u32,
+    st: &mut State,
+    fr: &mut Frame<W>,
+    pick: Pick<W>,
+) -> Result<bool, RunError> {
+    let Some(Op::Choose(c)) = block.ops.get(pc as usize) else { return Ok(true) };
+    let (Var::W(i), Pick::W(x)) = (c.var, pick) else { return Ok(true) };
+    fr.w[i as usize] = x;
+    let mut cx = Cx { t: &p.t, st, fr };
+    let holds = match (&c.fast, &c.filter) {
+        (Some((_, _, Some(rest))), _) => rest(&mut cx),
+        (Some(_), _) => true,
+        (None, Some(f)) => f(&mut cx),
+        (None, None) => true,
+    };
+    match fr_err(cx.fr) {
+        Some(e) => Err(e),
+        None => Ok(holds),
+    }
+}
+
 /// How many options [`options`] would list at `pc`, where that can be
 /// told without listing them, with the same steps counted: a `choose`
 /// among the kinds of a counted zone named in the rule (`choose card in

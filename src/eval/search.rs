@@ -18,8 +18,8 @@
 //! buffers have grown.
 
 use super::machine::{
-    admits, bind, bind_in, count_options, options, prune, run, sample_reveal, site_at, take_choice,
-    word_of, Options, Pick, PlacedWalk, Stop,
+    admits, bind, bind_in, candidates, count_options, filter_holds, options, prune, run,
+    sample_reveal, site_at, take_choice, word_of, Options, Pick, PlacedWalk, Stop,
 };
 use super::{Choice, Move, RunError, State, DECISION_LIMIT, LIST_LIMIT, NODE_LIMIT};
 use crate::compile::expr::bits_at;
@@ -157,6 +157,29 @@ pub trait Sink<const W: usize> {
     /// out too) and answer `Some(go_on)`; by default (`None`, the options
     /// left as they were) the search runs every option.
     fn drawn(
+        &mut self,
+        _p: &Program<W>,
+        _fork: &mut Level<W>,
+        _pc: u32,
+        _opts: &mut Box<Options<W>>,
+    ) -> Result<Option<bool>, RunError> {
+        Ok(None)
+    }
+
+    /// Whether the sink draws one move among candidates ([`Sink::drawn`]
+    /// and [`Sink::drawn_filtered`] may keep them): the search may then
+    /// list a pass 54 decision's candidates without its filter.
+    fn draws(&self) -> bool {
+        false
+    }
+
+    /// Pass 54: a lazy or drawn decision whose options are its candidates
+    /// (`machine::candidates`: the filter not asked of them), at depth 0:
+    /// as [`Sink::drawn`], but an option drawn must pass the filter
+    /// (`machine::filter_holds`) before it runs. Asked only of a sink that
+    /// [`Sink::draws`]; `None` (the default) makes the search list the
+    /// options as usual.
+    fn drawn_filtered(
         &mut self,
         _p: &Program<W>,
         _fork: &mut Level<W>,
@@ -1066,6 +1089,11 @@ impl<const W: usize> Searcher<W> {
         match arms {
             Some(a) => self.opts[depth].branches(a.len()),
             None => {
+                if p.filter_draws && depth == 0 && sink.draws() {
+                    if let Some(go_on) = self.filter_drawn(p, (b, at, site), sink, owned)? {
+                        return Ok(go_on);
+                    }
+                }
                 let lv = &mut self.levels[b];
                 options(p, block, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth])?;
             }
@@ -1369,6 +1397,57 @@ impl<const W: usize> Searcher<W> {
 }
 
 impl<const W: usize> Searcher<W> {
+    /// Pass 54: at the first decision of a search for a sink that draws,
+    /// a decision whose filter may be asked of the options drawn alone
+    /// (`SiteInfo::filter_draw`) hands its candidates over, unfiltered
+    /// (`Some`: the sink's answer), when listing every option and running
+    /// the rest of the turn would stay within the step limit and the
+    /// candidates within the choices left: then neither way can stop with
+    /// an error, and the move drawn is uniform among the moves either
+    /// way. Else `None`, with nothing changed: the search lists them.
+    #[inline(never)]
+    fn filter_drawn(
+        &mut self,
+        p: &Program<W>,
+        (b, at, site): (usize, u32, u16),
+        sink: &mut impl Sink<W>,
+        owned: bool,
+    ) -> Result<Option<bool>, RunError> {
+        let Some(fd) = p.sites.get(site as usize).and_then(|s| s.filter_draw) else {
+            return Ok(None);
+        };
+        // A level lent to the decision may not be kept (as for pass 15).
+        if (!owned && sink.groups()) || self.prefix.len() >= DECISION_LIMIT {
+            return Ok(None);
+        }
+        let depth = self.path.len();
+        let lv = &mut self.levels[b];
+        let steps = lv.fr.steps;
+        if !candidates(p, &p.turn, at, &mut lv.st, &mut lv.fr, &mut self.opts[depth]) {
+            return Ok(None);
+        }
+        let n = self.opts[depth].len();
+        let most = u64::from(lv.fr.steps) + n as u64 * u64::from(fd.per) + u64::from(fd.tail);
+        if most > u64::from(p.t.max_steps) || n as u32 > self.budget {
+            lv.fr.steps = steps;
+            return Ok(None);
+        }
+        if n == 0 {
+            return Ok(Some(true));
+        }
+        self.spend(p, site, n)?;
+        let lv = &mut self.levels[b];
+        match sink.drawn_filtered(p, lv, at, &mut self.opts[depth])? {
+            Some(go_on) => Ok(Some(go_on)),
+            None => {
+                let lv = &mut self.levels[b];
+                lv.fr.steps = steps;
+                self.budget += n as u32;
+                Ok(None)
+            }
+        }
+    }
+
     /// Passes 17 and 19: the `require`s asked of each option of the
     /// decision at op `pc` of level `b` (options listed), the rejected
     /// ones dropped; a lazy decision then hands the rest to the sink
@@ -2607,6 +2686,9 @@ pub struct Successors<const W: usize> {
     /// Decisions of pass 15 kept unrun: the position and frame at the
     /// decision, the decision and its options, each a move or none.
     drawn: Vec<(Level<W>, u32, Box<Options<W>>)>,
+    /// Per kept decision: its options are pass 54's candidates, whose
+    /// filter is asked as each is drawn.
+    unfiltered: Vec<bool>,
     n_drawn: usize,
     /// The options of the drawn decisions, all together.
     pub candidates: usize,
@@ -2779,6 +2861,7 @@ impl<const W: usize> Successors<W> {
         let Some((fork, pc, opts)) = self.drawn[..self.n_drawn].get(k) else {
             return Err(RunError::new("internal error: no such candidate", Default::default()));
         };
+        let unfiltered = self.unfiltered.get(k).copied().unwrap_or(false);
         let lv = match &mut self.scratch {
             Some(lv) if lv.same_shape(fork) => {
                 lv.copy_from(fork);
@@ -2787,6 +2870,9 @@ impl<const W: usize> Successors<W> {
             slot => slot.insert(fork.clone()),
         };
         let pick = opts.get(at);
+        if unfiltered && !filter_holds(p, &p.turn, *pc, &mut lv.st, &mut lv.fr, pick)? {
+            return Ok(false);
+        }
         if !admits(p, &p.turn, *pc, &mut lv.st, &mut lv.fr, pick) {
             return Ok(false);
         }
@@ -3155,6 +3241,45 @@ fn under_way(
     Ok(())
 }
 
+impl<const W: usize> Successors<W> {
+    /// Keeps a decision's options unrun for [`Successors::draw`] (`None`
+    /// when not drawing): a drawn decision's (pass 15), or pass 54's
+    /// candidates (`unfiltered`), whose filter is asked as each is drawn.
+    fn keep_drawn(
+        &mut self,
+        fork: &mut Level<W>,
+        pc: u32,
+        opts: &mut Box<Options<W>>,
+        unfiltered: bool,
+    ) -> Result<Option<bool>, RunError> {
+        if !self.draw {
+            return Ok(None);
+        }
+        // The fork is swapped out of the search, as for a lazy decision.
+        if self.n_drawn < self.drawn.len() {
+            let f = &mut self.drawn[self.n_drawn];
+            if f.0.same_shape(fork) {
+                std::mem::swap(&mut f.0, fork);
+            } else {
+                f.0.copy_from(fork);
+            }
+            f.1 = pc;
+            // The search does not read the options again either: they
+            // are traded for this entry's old buffers.
+            std::mem::swap(&mut f.2, opts);
+        } else {
+            self.drawn.push((fork.clone(), pc, std::mem::take(opts)));
+        }
+        match self.unfiltered.get_mut(self.n_drawn) {
+            Some(u) => *u = unfiltered,
+            None => self.unfiltered.push(unfiltered),
+        }
+        self.candidates += self.drawn[self.n_drawn].2.len();
+        self.n_drawn += 1;
+        Ok(Some(true))
+    }
+}
+
 impl<const W: usize> Sink<W> for Successors<W> {
     fn done_reads_path(&self) -> bool {
         false
@@ -3217,27 +3342,21 @@ impl<const W: usize> Sink<W> for Successors<W> {
         pc: u32,
         opts: &mut Box<Options<W>>,
     ) -> Result<Option<bool>, RunError> {
-        if !self.draw {
-            return Ok(None);
-        }
-        // The fork is swapped out of the search, as for a lazy decision.
-        if self.n_drawn < self.drawn.len() {
-            let f = &mut self.drawn[self.n_drawn];
-            if f.0.same_shape(fork) {
-                std::mem::swap(&mut f.0, fork);
-            } else {
-                f.0.copy_from(fork);
-            }
-            f.1 = pc;
-            // The search does not read the options again either: they
-            // are traded for this entry's old buffers.
-            std::mem::swap(&mut f.2, opts);
-        } else {
-            self.drawn.push((fork.clone(), pc, std::mem::take(opts)));
-        }
-        self.candidates += self.drawn[self.n_drawn].2.len();
-        self.n_drawn += 1;
-        Ok(Some(true))
+        self.keep_drawn(fork, pc, opts, false)
+    }
+
+    fn draws(&self) -> bool {
+        self.draw
+    }
+
+    fn drawn_filtered(
+        &mut self,
+        _: &Program<W>,
+        fork: &mut Level<W>,
+        pc: u32,
+        opts: &mut Box<Options<W>>,
+    ) -> Result<Option<bool>, RunError> {
+        self.keep_drawn(fork, pc, opts, true)
     }
 
     fn lazy_chance(

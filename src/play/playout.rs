@@ -139,8 +139,9 @@ fn playout_w<const W: usize>(
     // at every later position.
     let pieces = p.fixed_pieces.then(|| start.zone_pieces(p.t.counter_base));
     succ.drawing(draw);
-    // Moves drawn among candidates (pass 15) keep the position searched.
-    let draws = draw && p.sites.iter().any(|s| s.drawn.is_some());
+    // Moves drawn among candidates (passes 15 and 54) keep the position
+    // searched.
+    let draws = draw && (p.filter_draws || p.sites.iter().any(|s| s.drawn.is_some()));
     let mut branching = 0;
     // A ply is a move of a player, or a turn that chance alone played.
     let mut plies = 0;

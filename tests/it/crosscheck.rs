@@ -1821,6 +1821,38 @@ fn drawn_playouts_play_legal_moves() {
     assert!(drawn > 100, "too few drawn moves to check: {drawn}");
 }
 
+/// A decision whose filter is a set form (`empty(c)`, the east
+/// neighbour empty) and a rest pass 54 asks of the options drawn alone (a
+/// count of the opponent's stones but the cell, or the first turn).
+const FILTERED: &str = "players A, B\nboard square 4 by 4\npiece Stone\n\
+    setup { place Stone of B at [a1, b2, c3] }\n\
+    turn {\n\
+      choose c in cells where empty(c) and not occupied(step(c, e)) and \
+        ((count x in cells: owner(x) == opponent and x != c and rank(x) != rank(c)) >= 1 or ply == 0)\n\
+      place Stone at c\n\
+    }\n\
+    on no moves { draw }";
+
+/// Pass 54 asks a filter of the options drawn alone only where listing
+/// every option could be told to stay within the step limit and the
+/// rest of the turn never asks again: not for a filter with arithmetic
+/// (which may raise an error), nor for a decision followed by another.
+#[test]
+fn a_filter_is_asked_as_drawn_only_where_it_can_be() {
+    let asked = |text: &str| {
+        let g = crate::game_text(text).expect("game");
+        g.program().notes().iter().any(|n| n.starts_with("drawn filter"))
+    };
+    assert!(asked(FILTERED));
+    for (name, from, to) in [
+        ("arithmetic", ">= 1 or", "+ 1 >= 2 or"),
+        ("a decision after it", "place Stone at c", "choose k in kinds\n place k at c"),
+    ] {
+        assert!(FILTERED.contains(from), "{name}");
+        assert!(!asked(&FILTERED.replacen(from, to, 1)), "{name}");
+    }
+}
+
 /// A drawn move is uniform among the moves: from positions where some
 /// options fail, moves for certain and candidates mixed, many one-turn
 /// playouts hit every successor about equally often (a chi-square test
@@ -1838,6 +1870,12 @@ fn drawn_moves_are_uniform() {
         // the bed is drawn after each square (a drawn decision met in the
         // runs of a decision listed in full).
         ("boop 4x4, 3 kittens", crate::game_with("boop.game", &[("size", 4), ("kittens", 3)]), 4),
+        // Pass 54: every cell a candidate, the filter (`legal`) asked of
+        // those drawn; most fail it.
+        ("othello 6x6", crate::game_with("othello.game", &[("half", 3)]), 6),
+        // Pass 54 after a set form: the candidates are the cells of the
+        // filter's set-form part, the rest asked of those drawn.
+        ("filtered", crate::game_text(FILTERED).expect("filtered game"), 3),
     ];
     for (name, g, plies) in cases {
         let s0 = State::initial_seeded(&g, 0).expect("setup");

@@ -720,6 +720,7 @@ fn bundled_games_use_their_compile_passes() {
                 "first along a line: `min k in range(a, b) where F(L[k]): k` as one walk of `L` against the set where `F` holds",
                 "guarded directions: `any d in dirs: A and B` tests `A` of `step(x, d)` against one set, asking `B` only where it holds",
                 "lazy tail after decision 0 (`square`)",
+                "drawn filter: a playout asks the filter of decision 0 (`square`) only of the options it draws",
             ],
         ),
         (

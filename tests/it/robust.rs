@@ -1475,6 +1475,44 @@ fn a_drawn_decision_over_a_long_list_respects_the_step_limit() {
 }
 
 #[test]
+fn a_filter_asked_as_drawn_respects_the_step_limit() {
+    // Pass 54: a playout lists the empty cells (the filter's set-form
+    // part) and asks the rest of the filter, a count over the cells, only
+    // of those it draws, when listing every option would stay within the
+    // step limit and the rest of the turn (a count of its own). Under
+    // every limit a drawn playout errs exactly when a listed one does:
+    // below the listing's steps both stop; between them and the pass's
+    // bound (a count of every cell for every empty cell, and the rest)
+    // the playout lists as the rules say; above it, it draws.
+    let text = "players A, B\nboard square 4 by 4\npiece Stone\n\
+                setup { place Stone of B at [a1, b2, c3] }\n\
+                turn {\n choose c in cells where empty(c) and \
+                  ((count x in cells: owner(x) == opponent and x != c) >= 1 or ply == 0) and \
+                  (any d in dirs: owner(step(c, d)) != me)\n place Stone at c\n\
+                  if (count x in cells: owner(x) == me) >= 2 { let y = c }\n}\n";
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn filter")));
+    let (errors, plays) = drawn_errs_as_listed(&g, 1..700, 3);
+    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+    // Above the bound the move is drawn, asking the filter of fewer cells.
+    let s = crate::start(&g);
+    let p = tabula::playout(&g, &s, &mut Rng::new(1), 1).expect("playout");
+    assert_eq!(p.drawn, 1);
+    // A filter with no set-form part, a step per cell listed, and a long
+    // rest (pass 15's drawn tail, whose `place` fails on a stone): the
+    // bound counts the rest too, else a playout would draw under a limit
+    // where the listing's steps and the rest pass it.
+    let long = "players A, B\nboard square 4 by 4\npiece Stone\n\
+                setup { place Stone of B at [a1, b2, c3] }\n\
+                turn {\n choose c in cells where rank(c) >= ply or ply >= 0\n place Stone at c\n\
+                  for i in range(1, 300) { let y = i }\n}\n";
+    let g = crate::game_text(long).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn filter")));
+    let (errors, plays) = drawn_errs_as_listed(&g, 280..340, 3);
+    assert!(errors > 0 && plays > 0, "long: {errors} errors, {plays} playouts");
+}
+
+#[test]
 fn a_drawn_decision_respects_the_zone_limit() {
     // The rest of the turn adds six pieces to a zone from the last rank
     // only (two, then one in each of the four directions). With the zones holding `held` pieces, a move there would pass

@@ -1372,10 +1372,7 @@ fn a_drawn_decision_respects_the_step_limit() {
                 turn {\n choose c in cells where empty(c)\n place Stone at c\n\
                   for d in dirs { if rank(c) == 4 { for e in dirs { require true } } }\n\
                   require rank(c) >= 2\n}\n";
-    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
-    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
-    let (errors, plays) = drawn_errs_as_listed(&g, 1..40, 4);
-    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+    drawn_as_listed(text, "drawn tail", 1..40, 4);
 }
 
 /// One-turn playouts of `g` from its start under each step limit of
@@ -1403,6 +1400,24 @@ fn drawn_errs_as_listed(g: &tabula::Game, limits: std::ops::Range<u32>, seeds: u
     (errors, plays)
 }
 
+/// The game of `text`, whose passes include the note `note` (a drawn
+/// tail or filter), checked by [`drawn_errs_as_listed`] under `limits`
+/// with seeds below `seeds`: some playouts stop with the step error and
+/// some play.
+fn drawn_as_listed(
+    text: &str,
+    note: &str,
+    limits: std::ops::Range<u32>,
+    seeds: u64,
+) -> tabula::Game {
+    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
+    let notes = g.program().notes();
+    assert!(notes.iter().any(|n| n.starts_with(note)), "{note}: {notes:?}");
+    let (errors, plays) = drawn_errs_as_listed(&g, limits, seeds);
+    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+    g
+}
+
 #[test]
 fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
     // A rest of the turn with a `while` that walks a ray (`x = step(x,
@@ -1419,10 +1434,7 @@ fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
                   for d in dirs {\n let x = step(c, d)\n\
                     while owner(x) == opponent {\n change x to me\n x = step(x, d)\n }\n }\n\
                   require size(pieces(me)) > 0\n}\n";
-    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
-    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
-    let (errors, plays) = drawn_errs_as_listed(&g, 1..120, 4);
-    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+    drawn_as_listed(text, "drawn tail", 1..120, 4);
     // One walk east, from a1 over four stones and from the other cells
     // over none: the bound (5 rounds, the longest walk east, and the last
     // test) is close to the 4 rounds from a1, and a bound below those
@@ -1433,10 +1445,7 @@ fn a_drawn_decision_that_walks_rays_respects_the_step_limit() {
                   let x = step(c, e)\n\
                   while owner(x) == opponent {\n change x to me\n x = step(x, e)\n }\n\
                   require size(pieces(me)) > 0\n}\n";
-    let g = crate::game_text(east).unwrap_or_else(|e| panic!("{e}"));
-    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
-    let (errors, plays) = drawn_errs_as_listed(&g, 1..40, 16);
-    assert!(errors > 0 && plays > 0, "east: {errors} errors, {plays} playouts");
+    drawn_as_listed(east, "drawn tail", 1..40, 16);
     // Not drawn: a walk on a board where stepping east goes round a loop
     // (it might never end), a walk whose test holds at `none`, and one
     // that does not step every round.
@@ -1468,10 +1477,7 @@ fn a_drawn_decision_over_a_long_list_respects_the_step_limit() {
                   for d in [e, e, e, e, e, e, e, e, e, e, e, e] {\n\
                     if rank(c) == 3 and (count x in cells: owner(step(x, d)) == me) > 0 { let y = d }\n }\n\
                   require size(pieces(me)) > 0\n}\n";
-    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
-    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn tail")));
-    let (errors, plays) = drawn_errs_as_listed(&g, 1..200, 2);
-    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+    drawn_as_listed(text, "drawn tail", 1..200, 2);
 }
 
 #[test]
@@ -1490,10 +1496,7 @@ fn a_filter_asked_as_drawn_respects_the_step_limit() {
                   ((count x in cells: owner(x) == opponent and x != c) >= 1 or ply == 0) and \
                   (any d in dirs: owner(step(c, d)) != me)\n place Stone at c\n\
                   if (count x in cells: owner(x) == me) >= 2 { let y = c }\n}\n";
-    let g = crate::game_text(text).unwrap_or_else(|e| panic!("{e}"));
-    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn filter")));
-    let (errors, plays) = drawn_errs_as_listed(&g, 1..700, 3);
-    assert!(errors > 0 && plays > 0, "{errors} errors, {plays} playouts");
+    let g = drawn_as_listed(text, "drawn filter", 1..700, 3);
     // Above the bound the move is drawn, asking the filter of fewer cells.
     let s = crate::start(&g);
     let p = tabula::playout(&g, &s, &mut Rng::new(1), 1).expect("playout");
@@ -1506,10 +1509,7 @@ fn a_filter_asked_as_drawn_respects_the_step_limit() {
                 setup { place Stone of B at [a1, b2, c3] }\n\
                 turn {\n choose c in cells where rank(c) >= ply or ply >= 0\n place Stone at c\n\
                   for i in range(1, 300) { let y = i }\n}\n";
-    let g = crate::game_text(long).unwrap_or_else(|e| panic!("{e}"));
-    assert!(g.program().notes().iter().any(|n| n.starts_with("drawn filter")));
-    let (errors, plays) = drawn_errs_as_listed(&g, 280..340, 3);
-    assert!(errors > 0 && plays > 0, "long: {errors} errors, {plays} playouts");
+    drawn_as_listed(long, "drawn filter", 280..340, 3);
 }
 
 #[test]

@@ -5818,15 +5818,7 @@ impl<const W: usize> Compiler<'_, W> {
     /// asks a few occupancy sets (no quantifier over groups or
     /// neighbours): `L`, and that predicate as a closure.
     fn ray_first(&mut self, k: Slot, f: &Expr) -> Option<(LineOf<W>, Guard<W>)> {
-        let mut line = None;
-        if !read_only_in(f, Builtin::LineAt, k, &mut line) {
-            return None;
-        }
-        let line = line?;
-        let x = self.fresh_cell_local()?;
-        let mut g = f.clone();
-        put_local(&mut g, Builtin::LineAt, k, x);
-        let pred = self.pred(&g, &mut vec![x]).filter(Pred::is_plain)?;
+        let (line, pred) = self.plain_pred_at(f, Builtin::LineAt, k)?;
         let line = match &line {
             Expr::Builtin(Builtin::Ray, a, _) => {
                 match (self.word_slot(&a[0]), self.word_slot(&a[1])) {
@@ -5877,15 +5869,8 @@ impl<const W: usize> Compiler<'_, W> {
         if !never_errs(first) || !stepless_expr(first) {
             return None;
         }
-        let mut from = None;
-        if !read_only_in(first, Builtin::Step, slot, &mut from) {
-            return None;
-        }
-        let from = from?;
-        let x = self.fresh_cell_local()?;
-        let mut g = first.clone();
-        put_local(&mut g, Builtin::Step, slot, x);
-        let guard = self.pred(&g, &mut vec![x]).filter(Pred::is_plain)?.into_guard();
+        let (from, guard) = self.plain_pred_at(first, Builtin::Step, slot)?;
+        let guard = guard.into_guard();
         let rest = parts.get(1..).and_then(|r| {
             r.iter()
                 .cloned()
@@ -6075,6 +6060,25 @@ fn first_index<const W: usize>(
     let found =
         if down { above.or_else(inside).or(below) } else { below.or_else(inside).or(above) };
     found.unwrap_or(0)
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    /// `e` as a plain set form of the cell `f(a, k)` (passes 52 and 53):
+    /// where every read of `k` in `e` is `f(a, k)` of one argument `a`
+    /// ([`read_only_in`]), that cell made a fresh cell local and `e` asked
+    /// of it; `a` and the predicate.
+    fn plain_pred_at(&mut self, e: &Expr, f: Builtin, k: Slot) -> Option<(Expr, Pred<W>)> {
+        let mut arg = None;
+        if !read_only_in(e, f, k, &mut arg) {
+            return None;
+        }
+        let arg = arg?;
+        let x = self.fresh_cell_local()?;
+        let mut g = e.clone();
+        put_local(&mut g, f, k, x);
+        let pred = self.pred(&g, &mut vec![x]).filter(Pred::is_plain)?;
+        Some((arg, pred))
+    }
 }
 
 /// Whether every read of the local `k` in `e` is `f(a, k)` of one
